@@ -1,0 +1,2 @@
+export { type GatewayOptions, gateway } from './app.js'
+export { serviceFor } from './proxy.js'

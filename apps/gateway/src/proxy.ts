@@ -1,0 +1,83 @@
+import { UnavailableError } from '@catalog/core'
+import { actionOf } from '@catalog/http-kit'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+
+/** Where a request goes when the apps run apart. */
+export type Service = 'metadata' | 'search'
+
+/** Rest.li actions on `/entities` that the search service answers. */
+export const SEARCH_ACTIONS: ReadonlySet<string> = new Set([
+  'search',
+  'searchAcrossEntities',
+  'browse',
+  'autocomplete',
+  'list',
+  'filter',
+])
+
+/** Routes a request by path and action: search, browse and autocomplete go to search; the rest to metadata. */
+export function serviceFor(url: string): Service {
+  const path = url.split('?', 1)[0] ?? ''
+  if (path === '/entities' || path === '/entities/') {
+    const action = actionOf(url)
+    if (action && SEARCH_ACTIONS.has(action)) return 'search'
+  }
+  if (path.startsWith('/internal/search')) return 'search'
+  return 'metadata'
+}
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'host',
+  'content-length',
+  'upgrade',
+])
+
+export interface ProxyOptions {
+  readonly targets: Readonly<Record<Service, string>>
+  /** Timeout of one forwarded request, ms. */
+  readonly timeoutMs?: number
+}
+
+/**
+ * Forwards every route this context does not answer itself to the owning service, byte for
+ * byte: method, path, query, body and the headers that matter; the status, content type and
+ * body come back unchanged, so both modes give the same wire behaviour.
+ */
+export async function proxyRoutes(app: FastifyInstance, opts: ProxyOptions): Promise<void> {
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const target = opts.targets[serviceFor(request.url)]
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value === undefined || HOP_BY_HOP.has(name)) continue
+      headers[name] = Array.isArray(value) ? value.join(', ') : value
+    }
+    let response: Response
+    try {
+      response = await fetch(target + request.url, {
+        method: request.method,
+        headers,
+        ...(request.body !== undefined && request.method !== 'GET' && request.method !== 'HEAD'
+          ? { body: request.body as Buffer }
+          : {}),
+        signal: AbortSignal.timeout(opts.timeoutMs ?? 60_000),
+      })
+    } catch (err) {
+      throw new UnavailableError(`the ${serviceFor(request.url)} service at ${target} did not answer`, {
+        cause: err,
+      })
+    }
+    reply.status(response.status)
+    const contentType = response.headers.get('content-type')
+    if (contentType) reply.header('content-type', contentType)
+    const retryAfter = response.headers.get('retry-after')
+    if (retryAfter) reply.header('retry-after', retryAfter)
+    return reply.send(Buffer.from(await response.arrayBuffer()))
+  }
+  app.route({ method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], url: '/*', handler })
+  app.route({ method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], url: '/', handler })
+}

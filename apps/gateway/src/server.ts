@@ -1,0 +1,16 @@
+import { loadConfig } from '@catalog/config'
+import { runServer } from '@catalog/http-kit'
+import { gateway } from './app.js'
+
+const config = loadConfig()
+const metadata = config.CATALOG_METADATA_URL ?? `http://127.0.0.1:${config.CATALOG_METADATA_PORT}`
+const search = config.CATALOG_SEARCH_URL ?? `http://127.0.0.1:${config.CATALOG_SEARCH_PORT}`
+await runServer(config, {
+  name: 'gateway',
+  port: config.PORT,
+  describe: { metadata, search },
+  build: async (app) => {
+    await app.register(gateway, { backends: { kind: 'remote', targets: { metadata, search } } })
+    return async () => {}
+  },
+})

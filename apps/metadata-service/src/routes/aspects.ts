@@ -1,0 +1,93 @@
+import { ROOT_ACTOR } from '@catalog/core'
+import {
+  type CatalogServer,
+  queryParam,
+  RestliErrorSchema,
+  restliError,
+  urnFromPath,
+} from '@catalog/http-kit'
+import { Type } from '@sinclair/typebox'
+import {
+  IngestProposalBatchBodySchema,
+  IngestProposalBodySchema,
+  StringValueSchema,
+} from '../schemas/ingest.js'
+import type { IngestService } from '../services/ingest-service.js'
+import { AspectNotFoundError, type ReadService } from '../services/read-service.js'
+
+export interface AspectRoutesOptions {
+  readonly ingest: IngestService
+  readonly reads: ReadService
+}
+
+/** `/aspects`: propose aspect changes (MCPs) and read versioned aspects. */
+export async function aspectRoutes(
+  app: CatalogServer,
+  { ingest, reads }: AspectRoutesOptions,
+): Promise<void> {
+  app.post(
+    '/aspects',
+    {
+      constraints: { action: 'ingestProposal' },
+      schema: {
+        summary: 'Propose an aspect change (UPSERT or DELETE)',
+        tags: ['aspects'],
+        querystring: Type.Object({ action: Type.Literal('ingestProposal') }),
+        body: IngestProposalBodySchema,
+        response: { 200: StringValueSchema },
+      },
+    },
+    async (request) => {
+      await ingest.ingestProposals([request.body.proposal], request.actor ?? ROOT_ACTOR)
+      return { value: request.body.proposal.entityUrn ?? '' }
+    },
+  )
+
+  app.post(
+    '/aspects',
+    {
+      constraints: { action: 'ingestProposalBatch' },
+      schema: {
+        summary: 'Propose several aspect changes, all or nothing',
+        tags: ['aspects'],
+        querystring: Type.Object({ action: Type.Literal('ingestProposalBatch') }),
+        body: IngestProposalBatchBodySchema,
+        response: { 200: StringValueSchema },
+      },
+    },
+    async (request) => {
+      await ingest.ingestProposals(request.body.proposals, request.actor ?? ROOT_ACTOR)
+      return { value: 'success' }
+    },
+  )
+
+  app.get(
+    '/aspects/*',
+    {
+      schema: {
+        summary: 'Read one version of an aspect (0 is the latest)',
+        tags: ['aspects'],
+        querystring: Type.Object({
+          aspect: Type.String({ examples: ['datasetProperties'] }),
+          version: Type.Optional(Type.Integer({ default: 0 })),
+        }),
+        response: {
+          200: Type.Object({ version: Type.Integer(), aspect: Type.Record(Type.String(), Type.Unknown()) }),
+          404: RestliErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const urn = urnFromPath(request.url, '/aspects/')
+      const aspect = queryParam(request.url, 'aspect') ?? request.query.aspect
+      try {
+        return await reads.versioned(urn, aspect, request.query.version ?? 0)
+      } catch (err) {
+        if (!(err instanceof AspectNotFoundError)) throw err
+        return reply
+          .status(404)
+          .send(restliError(404, undefined, 'com.linkedin.metadata.restli.NonExceptionHttpErrorResponse'))
+      }
+    },
+  )
+}

@@ -1,0 +1,68 @@
+import { type Static, Type } from '@sinclair/typebox'
+
+export const SystemMetadataSchema = Type.Object(
+  {
+    lastObserved: Type.Optional(Type.Integer()),
+    runId: Type.Optional(Type.String()),
+    lastRunId: Type.Optional(Type.String()),
+    pipelineName: Type.Optional(Type.String()),
+    registryName: Type.Optional(Type.String()),
+    registryVersion: Type.Optional(Type.String()),
+    properties: Type.Optional(Type.Record(Type.String(), Type.String())),
+  },
+  { additionalProperties: true, description: 'com.linkedin.mxe.SystemMetadata' },
+)
+
+export const GenericAspectSchema = Type.Object({
+  value: Type.String({ description: 'The aspect serialized as a JSON string' }),
+  contentType: Type.Optional(Type.String({ default: 'application/json' })),
+})
+
+export const ProposalSchema = Type.Object(
+  {
+    entityType: Type.String({ examples: ['dataset'] }),
+    entityUrn: Type.Optional(
+      Type.String({ examples: ['urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)'] }),
+    ),
+    entityKeyAspect: Type.Optional(GenericAspectSchema),
+    changeType: Type.String({ description: 'UPSERT | CREATE | UPDATE | RESTATE | DELETE' }),
+    aspectName: Type.Optional(Type.String({ examples: ['datasetProperties'] })),
+    aspect: Type.Optional(GenericAspectSchema),
+    systemMetadata: Type.Optional(SystemMetadataSchema),
+    headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+    auditHeader: Type.Optional(Type.Unknown()),
+  },
+  { description: 'com.linkedin.mxe.MetadataChangeProposal' },
+)
+export type Proposal = Static<typeof ProposalSchema>
+
+const AsyncFlag = Type.Optional(
+  Type.String({ description: '"true" | "false" | "unset"; writes are always synchronous here' }),
+)
+
+export const IngestProposalBodySchema = Type.Object({ proposal: ProposalSchema, async: AsyncFlag })
+export const IngestProposalBatchBodySchema = Type.Object({
+  proposals: Type.Array(ProposalSchema),
+  async: AsyncFlag,
+})
+
+export const SnapshotEntitySchema = Type.Object(
+  {
+    value: Type.Record(Type.String(), Type.Unknown(), {
+      description: '{ "com.linkedin.metadata.snapshot.<Kind>Snapshot": { urn, aspects } }',
+    }),
+  },
+  { description: 'com.linkedin.entity.Entity' },
+)
+export type SnapshotEntity = Static<typeof SnapshotEntitySchema>
+
+export const IngestBodySchema = Type.Object({
+  entity: SnapshotEntitySchema,
+  systemMetadata: Type.Optional(SystemMetadataSchema),
+})
+export const BatchIngestBodySchema = Type.Object({
+  entities: Type.Array(SnapshotEntitySchema),
+  systemMetadata: Type.Optional(Type.Array(SystemMetadataSchema)),
+})
+
+export const StringValueSchema = Type.Object({ value: Type.String() })

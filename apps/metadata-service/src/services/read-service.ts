@@ -1,0 +1,149 @@
+import {
+  type EntityRef,
+  InvalidInputError,
+  NotFoundError,
+  type Registry,
+  type StoredAspect,
+  SYSTEM_ACTOR,
+  ValidationError,
+} from '@catalog/core'
+import type { MetadataStore } from '@catalog/store'
+
+/** `EnvelopedAspect` of an `EntityResponse`. */
+export interface EnvelopedAspect {
+  name: string
+  type: 'VERSIONED'
+  version: number
+  value: Record<string, unknown>
+  created: { actor: string; time: number }
+  systemMetadata?: Record<string, unknown>
+}
+
+/** `EntityResponse` as `/entitiesV2` returns it. */
+export interface EntityResponse {
+  urn: string
+  entityName: string
+  aspects: Record<string, EnvelopedAspect>
+}
+
+export class AspectNotFoundError extends NotFoundError {}
+
+/** Reads of entities and aspect versions, shaped as DataHub's Rest.li resources answer. */
+export class ReadService {
+  constructor(
+    private readonly registry: Registry,
+    private readonly store: MetadataStore,
+  ) {}
+
+  /** Resolves a URN for a read: malformed URNs and unknown entity types are 400s. */
+  resolve(urn: string): EntityRef {
+    try {
+      return this.registry.resolveUrn(urn)
+    } catch (err) {
+      if (err instanceof ValidationError) throw new InvalidInputError(err.message)
+      throw err
+    }
+  }
+
+  /**
+   * `GET /entitiesV2/<urn>`: latest versioned aspects (time-series excluded), the key aspect
+   * always present — synthesized when the entity has no row, so a missing entity is a 200.
+   */
+  async entityV2(urn: string, aspects?: readonly string[]): Promise<EntityResponse> {
+    return (await this.batchEntityV2([urn], aspects)).get(urn) as EntityResponse
+  }
+
+  async batchEntityV2(
+    urns: readonly string[],
+    aspects?: readonly string[],
+  ): Promise<Map<string, EntityResponse>> {
+    const refs = urns.map((u) => this.resolve(u))
+    for (const ref of refs) this.checkAspectNames(ref, aspects)
+    const wanted =
+      aspects && aspects.length > 0
+        ? [...new Set([...aspects, ...refs.map((r) => r.entity.keyAspect)])]
+        : undefined
+    const rows = await this.store.latest(urns, wanted)
+    const out = new Map<string, EntityResponse>()
+    for (const ref of refs) {
+      const response: EntityResponse = { urn: ref.urn, entityName: ref.entity.name, aspects: {} }
+      const stored = rows.get(ref.urn) ?? []
+      const key = stored.find((r) => r.aspect === ref.entity.keyAspect)
+      response.aspects[ref.entity.keyAspect] = key ? envelope(key) : this.syntheticKey(ref)
+      for (const row of stored) {
+        if (row.aspect === ref.entity.keyAspect || !this.registry.hasAspect(ref.entity, row.aspect)) continue
+        response.aspects[row.aspect] = envelope(row)
+      }
+      out.set(ref.urn, response)
+    }
+    return out
+  }
+
+  /**
+   * `GET /entities/<urn>`: the legacy snapshot, key aspect first, aspects keyed by their
+   * fully qualified record names.
+   */
+  async snapshot(urn: string, aspectRecords?: readonly string[]): Promise<Record<string, unknown>> {
+    const ref = this.resolve(urn)
+    if (!ref.entity.snapshot)
+      throw new InvalidInputError(`Entity type ${ref.entity.name} has no snapshot form; use /entitiesV2`)
+    const names = aspectRecords?.map((r) => {
+      const spec = this.registry.aspectByRecord(r) ?? this.registry.findAspect(ref.entity, r)
+      if (!spec || !this.registry.hasAspect(ref.entity, spec.name)) {
+        throw new InvalidInputError(`Unknown aspect ${r} for entity ${ref.entity.name}`)
+      }
+      return spec.name
+    })
+    const response = await this.entityV2(urn, names)
+    const key = this.registry.keyAspect(ref.entity)
+    const aspects: Array<Record<string, unknown>> = [{ [key.record]: response.aspects[key.name]?.value }]
+    for (const [name, enveloped] of Object.entries(response.aspects)) {
+      if (name === key.name) continue
+      aspects.push({ [this.registry.aspect(ref.entity, name).record]: enveloped.value })
+    }
+    return { value: { [ref.entity.snapshot]: { urn: ref.urn, aspects } } }
+  }
+
+  /** `GET /aspects/<urn>?aspect=X&version=N`: `{version, aspect: {<record>: value}}`, 404 without a row. */
+  async versioned(
+    urn: string,
+    aspectName: string,
+    version: number,
+  ): Promise<{ version: number; aspect: Record<string, unknown> }> {
+    const ref = this.resolve(urn)
+    const spec = this.registry.findAspect(ref.entity, aspectName)
+    if (!spec) throw new InvalidInputError(`Unknown aspect ${aspectName} for entity ${ref.entity.name}`)
+    const row = spec.timeseries ? undefined : await this.store.version(ref.urn, spec.name, version)
+    if (!row) throw new AspectNotFoundError(`No aspect ${aspectName} version ${version} for ${urn}`)
+    return { version: row.version, aspect: { [spec.record]: row.value } }
+  }
+
+  private checkAspectNames(ref: EntityRef, aspects?: readonly string[]): void {
+    for (const name of aspects ?? []) {
+      if (!this.registry.hasAspect(ref.entity, name)) {
+        throw new InvalidInputError(`Unknown aspect ${name} for entity ${ref.entity.name}`)
+      }
+    }
+  }
+
+  private syntheticKey(ref: EntityRef): EnvelopedAspect {
+    return {
+      name: ref.entity.keyAspect,
+      type: 'VERSIONED',
+      version: 0,
+      value: this.registry.keyValue(ref),
+      created: { actor: SYSTEM_ACTOR, time: Date.now() },
+    }
+  }
+}
+
+function envelope(row: StoredAspect): EnvelopedAspect {
+  return {
+    name: row.aspect,
+    type: 'VERSIONED',
+    version: row.version,
+    value: row.value,
+    created: { actor: row.created.actor, time: row.created.time },
+    ...(row.systemMetadata ? { systemMetadata: row.systemMetadata } : {}),
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * `npm run bench [-- ingest|search|lineage]`: runs the benchmarks, each printing its figures
+ * beside baselines measured in the same run. BENCH_SCALE=0.1 gives a quick smaller run.
+ */
+import { ingestBench } from './ingest.js'
+
+const suites: Record<string, () => Promise<string[]>> = { ingest: ingestBench }
+const wanted = process.argv.slice(2)
+const names = wanted.length > 0 ? wanted : Object.keys(suites)
+for (const name of names) {
+  const suite = suites[name]
+  if (!suite) {
+    process.stderr.write(`unknown benchmark ${name}; known: ${Object.keys(suites).join(', ')}\n`)
+    process.exit(2)
+  }
+  process.stdout.write(`\n== ${name} ==\n`)
+  await suite()
+}

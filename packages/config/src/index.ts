@@ -1,0 +1,76 @@
+import { resolve } from 'node:path'
+import { type Static, Type } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+
+const Port = Type.Integer({ minimum: 0, maximum: 65535 })
+const Url = Type.String({ pattern: '^https?://' })
+
+/** Every setting, read once at boot from the environment. `.env.example` lists them all. */
+export const ConfigSchema = Type.Object({
+  PORT: Port,
+  HOST: Type.String(),
+  CATALOG_DATA_DIR: Type.String({ minLength: 1 }),
+  CATALOG_DURABILITY: Type.Union([Type.Literal('full'), Type.Literal('normal')]),
+  CATALOG_MAX_BODY_BYTES: Type.Integer({ minimum: 1024 }),
+  CATALOG_LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+  ),
+  CATALOG_AUTH: Type.Union([Type.Literal('on'), Type.Literal('off')]),
+  CATALOG_TOKEN_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  CATALOG_STORE: Type.Union([Type.Literal('sqlite'), Type.Literal('neo4j')]),
+  CATALOG_SEARCH: Type.Union([Type.Literal('sqlite'), Type.Literal('meilisearch')]),
+  CATALOG_METADATA_URL: Type.Optional(Url),
+  CATALOG_SEARCH_URL: Type.Optional(Url),
+  CATALOG_SEARCH_PORT: Port,
+  CATALOG_METADATA_PORT: Port,
+  NEO4J_URI: Type.Optional(Type.String({ pattern: '^(neo4j|bolt)(\\+s|\\+ssc)?://' })),
+  NEO4J_USER: Type.String(),
+  NEO4J_PASSWORD: Type.Optional(Type.String()),
+  MEILI_URL: Type.Optional(Url),
+  MEILI_KEY: Type.Optional(Type.String()),
+})
+export type Config = Static<typeof ConfigSchema>
+
+const DEFAULTS: Record<string, string> = {
+  PORT: '8080',
+  HOST: '0.0.0.0',
+  CATALOG_DATA_DIR: './data',
+  CATALOG_DURABILITY: 'full',
+  CATALOG_MAX_BODY_BYTES: String(16 * 1024 * 1024),
+  CATALOG_LOG_LEVEL: 'info',
+  CATALOG_AUTH: 'on',
+  CATALOG_STORE: 'sqlite',
+  CATALOG_SEARCH: 'sqlite',
+  CATALOG_METADATA_PORT: '8081',
+  CATALOG_SEARCH_PORT: '8082',
+  NEO4J_USER: 'neo4j',
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates the configuration. Fails fast with every bad setting named, so a
+ * typo never starts a server with a surprising default.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {}
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const value = env[key] !== undefined && env[key] !== '' ? env[key] : DEFAULTS[key]
+    if (value !== undefined) raw[key] = value
+  }
+  const converted = Value.Convert(ConfigSchema, raw)
+  const errors = [...Value.Errors(ConfigSchema, converted)]
+  if (errors.length > 0) {
+    const lines = errors.map(
+      (e) =>
+        `${e.path.slice(1)}=${JSON.stringify((raw as Record<string, unknown>)[e.path.slice(1)])}: ${e.message}`,
+    )
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`)
+  }
+  const config = converted as Config
+  if (config.CATALOG_STORE === 'neo4j' && !config.NEO4J_URI)
+    throw new ConfigError('CATALOG_STORE=neo4j needs NEO4J_URI')
+  if (config.CATALOG_SEARCH === 'meilisearch' && !config.MEILI_URL)
+    throw new ConfigError('CATALOG_SEARCH=meilisearch needs MEILI_URL')
+  return { ...config, CATALOG_DATA_DIR: resolve(config.CATALOG_DATA_DIR) }
+}

@@ -1,0 +1,4 @@
+export * from './errors.js'
+export * from './registry/index.js'
+export * from './types.js'
+export * from './urn.js'

@@ -1,0 +1,5 @@
+export { ENTITIES } from './entities.js'
+export { canonicalJson, canonicalRecordName, normalizeAspectJson } from './normalize.js'
+export { entriesAt, valuesAt } from './paths.js'
+export * from './registry.js'
+export * from './types.js'

@@ -1,0 +1,95 @@
+import type { TSchema } from '@sinclair/typebox'
+
+/** Index field types, as DataHub's `@Searchable` fieldType. */
+export type SearchFieldType =
+  | 'TEXT'
+  | 'TEXT_PARTIAL'
+  | 'WORD_GRAM'
+  | 'KEYWORD'
+  | 'URN'
+  | 'URN_PARTIAL'
+  | 'BOOLEAN'
+  | 'COUNT'
+  | 'DOUBLE'
+  | 'DATETIME'
+  | 'BROWSE_PATH'
+
+/**
+ * A `@Searchable` annotation: which values of an aspect become which search-document field.
+ * `path` walks the aspect value: segments are property names, `*` walks every array
+ * element or map value (`owners/*\/owner`).
+ */
+export interface SearchableField {
+  readonly path: string
+  /** Index field name (`owners`, `fieldPaths`, ...). */
+  readonly fieldName: string
+  readonly type: SearchFieldType
+  /** Part of free-text search without a `field:` prefix. Default: true for text-like and URN types. */
+  readonly queryByDefault?: boolean
+  /** Relevance weight of a match in this field. Default 1. */
+  readonly boost?: number
+  /** Offered as a facet (DataHub `addToFilters`). */
+  readonly addToFilters?: boolean
+  /** Facet display name (DataHub `filterNameOverride`). */
+  readonly filterName?: string
+  /** Used for autocomplete suggestions. */
+  readonly autocomplete?: boolean
+  /** Name of a boolean field set when this field has any value (DataHub `hasValuesFieldName`). */
+  readonly hasValuesFieldName?: string
+}
+
+/** A `@Relationship` annotation: every URN at `path` becomes an edge `owner -[name]-> urn`. */
+export interface RelationshipField {
+  readonly path: string
+  readonly name: string
+  /** Entity types the destination may have. */
+  readonly entityTypes: readonly string[]
+  /** A lineage edge, followed by multi-hop lineage. */
+  readonly isLineage?: boolean
+  /**
+   * For lineage edges: true when the destination is upstream of the source (the default,
+   * as for `DownstreamOf`), false when it is downstream (as for `Produces`).
+   */
+  readonly isUpstream?: boolean
+}
+
+/** One aspect: its name, Pegasus record name, schema and annotations. */
+export interface AspectSpec {
+  readonly name: string
+  /** Fully qualified Pegasus record name, `com.linkedin.<area>.<Record>`. */
+  readonly record: string
+  readonly schema: TSchema
+  /** Time-series aspects are stored apart, append-only, keyed by `timestampMillis`. */
+  readonly timeseries?: boolean
+  readonly searchable?: readonly SearchableField[]
+  readonly relationships?: readonly RelationshipField[]
+}
+
+/** One member of an entity key: a URN tuple member. */
+export interface KeyFieldSpec {
+  readonly name: string
+  /** When set, the member must be a URN of this entity type (`dataPlatform` for datasets). */
+  readonly urnOf?: string
+  /** When set, the member must be one of these values (FabricType for `origin`). */
+  readonly enum?: readonly string[]
+}
+
+/** One entity type: URN shape, key aspect, allowed aspects and browse-path default. */
+export interface EntitySpec {
+  readonly name: string
+  readonly keyAspect: string
+  /** Key members in URN tuple order. */
+  readonly keyFields: readonly KeyFieldSpec[]
+  /** Snapshot record name for legacy MCE ingest and reads, when the entity has one. */
+  readonly snapshot?: string
+  /** Aspect names besides the key aspect. */
+  readonly aspects: readonly string[]
+  /** GraphQL EntityType enum value. */
+  readonly graphqlType?: string
+  /** Default `browsePaths` written with the first aspect of a new entity (DataHub's DefaultAspectsUtil). */
+  readonly defaultBrowsePath?: (key: Readonly<Record<string, string>>) => string
+  /** Searchable fields of the key aspect (id, platform, origin, ...). */
+  readonly keySearchable?: readonly SearchableField[]
+  /** Relationships of the key aspect (dataJob -> dataFlow IsPartOf, ...). */
+  readonly keyRelationships?: readonly RelationshipField[]
+}

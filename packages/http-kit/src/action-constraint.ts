@@ -1,0 +1,40 @@
+import type { IncomingMessage } from 'node:http'
+import type { ConstraintStrategy, HTTPVersion } from 'find-my-way'
+
+/** The `action` of a Rest.li URL (`/entities?action=search` gives `search`), or undefined. */
+export function actionOf(url: string): string | undefined {
+  const q = url.indexOf('?')
+  if (q < 0) return undefined
+  const match = /(?:^|&)action=([^&]*)/.exec(url.slice(q + 1))
+  if (!match) return undefined
+  try {
+    return decodeURIComponent(match[1] ?? '')
+  } catch {
+    return match[1]
+  }
+}
+
+/**
+ * Rest.li actions (`POST /entities?action=search`) as a fastify route constraint: each action
+ * is its own route with its own schema, and the gateway can route actions of one path to
+ * different services. An action no route declares is a 404.
+ */
+export const actionConstraint: ConstraintStrategy<HTTPVersion.V1, unknown> = {
+  name: 'action',
+  storage() {
+    const handlers = new Map<unknown, unknown>()
+    return {
+      get: (action) => (handlers.get(action) ?? null) as never,
+      set: (action, store) => {
+        handlers.set(action, store)
+      },
+    }
+  },
+  deriveConstraint(req) {
+    return actionOf((req as IncomingMessage).url ?? '')
+  },
+  validate(value) {
+    if (typeof value !== 'string') throw new Error('the action constraint must be a string')
+  },
+  mustMatchWhenDerived: true,
+}

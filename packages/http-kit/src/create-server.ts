@@ -1,0 +1,60 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify'
+import { actionConstraint } from './action-constraint.js'
+import { restliError, toRestliError } from './error-body.js'
+
+export interface ServerOptions {
+  readonly logger?: FastifyServerOptions['logger'] | FastifyBaseLogger
+  /** Largest accepted request body in bytes (413 above). */
+  readonly bodyLimit?: number
+}
+
+export type CatalogServer = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>
+
+/**
+ * A fastify instance with the conventions every app shares: Rest.li action constraint,
+ * DataHub error bodies for every error and unknown route, TypeBox type provider.
+ */
+export function createServer(options: ServerOptions = {}): CatalogServer {
+  const logger = options.logger ?? false
+  const app = Fastify({
+    ...(typeof logger === 'object' && logger !== null && 'child' in logger
+      ? { loggerInstance: logger as FastifyBaseLogger }
+      : { logger: logger as FastifyServerOptions['logger'] }),
+    bodyLimit: options.bodyLimit ?? 16 * 1024 * 1024,
+    constraints: { action: actionConstraint },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4096 },
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+  installErrorHandling(app)
+  return app
+}
+
+/** DataHub error bodies for thrown errors and unknown routes. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => {
+    const body = toRestliError(err)
+    if (body.status >= 500) request.log.error({ err }, 'request failed')
+    if (body.status === 429) reply.header('retry-after', '1')
+    return reply.status(body.status).send(body)
+  })
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]
+    return reply.status(404).send(restliError(404, `No root resource defined for path '${path}'`))
+  })
+}

@@ -1,0 +1,1 @@
+export { SqliteMetadataStore, type SqliteStoreOptions } from './sqlite-store.js'

@@ -1,0 +1,50 @@
+/** DDL of the embedded store; idempotent, run at every open. */
+export const STORE_DDL = `
+CREATE TABLE IF NOT EXISTS metadata_aspect_v2 (
+  urn TEXT NOT NULL,
+  aspect TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  metadata TEXT NOT NULL,
+  systemmetadata TEXT,
+  createdon INTEGER NOT NULL,
+  createdby TEXT NOT NULL,
+  PRIMARY KEY (urn, aspect, version)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS metadata_aspect_latest_by_name ON metadata_aspect_v2 (aspect, urn) WHERE version = 0;
+
+CREATE TABLE IF NOT EXISTS edges (
+  source TEXT NOT NULL,
+  type TEXT NOT NULL,
+  destination TEXT NOT NULL,
+  aspect TEXT NOT NULL,
+  PRIMARY KEY (source, type, destination, aspect)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS edges_incoming ON edges (destination, type, source);
+CREATE INDEX IF NOT EXISTS edges_by_aspect ON edges (source, aspect);
+
+CREATE TABLE IF NOT EXISTS change_log (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  urn TEXT NOT NULL,
+  entity_type TEXT NOT NULL,
+  aspect TEXT NOT NULL,
+  change TEXT NOT NULL,
+  value TEXT,
+  entity_deleted INTEGER NOT NULL DEFAULT 0,
+  created_on INTEGER NOT NULL,
+  created_by TEXT NOT NULL,
+  system_metadata TEXT
+);
+
+CREATE TABLE IF NOT EXISTS timeseries (
+  entity_type TEXT NOT NULL,
+  aspect TEXT NOT NULL,
+  urn TEXT NOT NULL,
+  timestamp_millis INTEGER NOT NULL,
+  partition_key TEXT NOT NULL,
+  message_id TEXT NOT NULL,
+  value TEXT NOT NULL,
+  system_metadata TEXT,
+  PRIMARY KEY (entity_type, aspect, urn, timestamp_millis, partition_key, message_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS timeseries_by_time ON timeseries (entity_type, aspect, timestamp_millis);
+`

@@ -1,0 +1,460 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import {
+  type AuditStamp,
+  type ChangeLogEntry,
+  canonicalJson,
+  NO_RUN_ID,
+  type StoredAspect,
+  type SystemMetadata,
+  type TimeseriesRow,
+  UnavailableError,
+} from '@catalog/core'
+import type {
+  AspectScan,
+  DeleteAspect,
+  EdgeTarget,
+  MetadataStore,
+  Mutation,
+  MutationResult,
+  RelationshipPage,
+  RelationshipQuery,
+  RestateItem,
+  TimeseriesQuery,
+  UpsertAspect,
+  WriteBatch,
+  WriteOutcome,
+} from '@catalog/store'
+import Database from 'better-sqlite3'
+import { STORE_DDL } from './schema.js'
+
+export interface SqliteStoreOptions {
+  /** Database file path, or `:memory:`. */
+  readonly file: string
+  /**
+   * `full` fsyncs the WAL at every commit (survives power loss); `normal` survives a process
+   * crash (kill -9) but not an OS crash. Commits are grouped, so `full` costs one fsync per
+   * group, not per request. Default `full`.
+   */
+  readonly durability?: 'full' | 'normal'
+}
+
+interface AspectRow {
+  urn: string
+  aspect: string
+  version: number
+  metadata: string
+  systemmetadata: string | null
+  createdon: number
+  createdby: string
+}
+
+interface Pending {
+  readonly batch: WriteBatch
+  readonly resolve: (outcome: WriteOutcome) => void
+  readonly reject: (err: unknown) => void
+  outcome?: WriteOutcome
+  error?: unknown
+}
+
+/**
+ * The embedded metadata store: one SQLite file in WAL mode. Aspect rows follow DataHub's
+ * `metadata_aspect_v2` layout. Writes arriving in the same event-loop turn are committed
+ * together (group commit), each call in its own savepoint so one failing call never
+ * affects another; every call is acknowledged only after the group's commit.
+ */
+export class SqliteMetadataStore implements MetadataStore {
+  private readonly db: Database.Database
+  private readonly stmt: ReturnType<typeof prepare>
+  private readonly applyOne: (batch: WriteBatch) => WriteOutcome
+  private readonly applyGroup: (items: Pending[]) => void
+  private queue: Pending[] = []
+  private flushScheduled = false
+  private closed = false
+
+  constructor(options: SqliteStoreOptions) {
+    if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true })
+    try {
+      this.db = new Database(options.file)
+      this.db.pragma('journal_mode = WAL')
+      this.db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`)
+      this.db.pragma('busy_timeout = 5000')
+      this.db.pragma('cache_size = -32000')
+      this.db.exec(STORE_DDL)
+    } catch (err) {
+      throw new UnavailableError(
+        `cannot open the metadata store at ${options.file}: ${(err as Error).message}`,
+        { cause: err },
+      )
+    }
+    this.stmt = prepare(this.db)
+    this.applyOne = this.db.transaction((batch: WriteBatch) => this.apply(batch))
+    this.applyGroup = this.db.transaction((items: Pending[]) => {
+      for (const item of items) {
+        try {
+          item.outcome = this.applyOne(item.batch)
+        } catch (err) {
+          item.error = err
+        }
+      }
+    })
+  }
+
+  write(batch: WriteBatch): Promise<WriteOutcome> {
+    if (this.closed) return Promise.reject(new UnavailableError('the metadata store is closed'))
+    return new Promise((resolve, reject) => {
+      this.queue.push({ batch, resolve, reject })
+      if (!this.flushScheduled) {
+        this.flushScheduled = true
+        setImmediate(() => this.flush())
+      }
+    })
+  }
+
+  private flush(): void {
+    this.flushScheduled = false
+    const items = this.queue
+    this.queue = []
+    if (items.length === 0) return
+    try {
+      this.applyGroup(items)
+    } catch (err) {
+      const failure = new UnavailableError(`metadata store commit failed: ${(err as Error).message}`, {
+        cause: err,
+      })
+      for (const item of items) item.reject(failure)
+      return
+    }
+    for (const item of items) {
+      if (item.outcome) item.resolve(item.outcome)
+      else item.reject(item.error)
+    }
+  }
+
+  private apply(batch: WriteBatch): WriteOutcome {
+    const s = this.stmt
+    const results: MutationResult[] = []
+    const defaults = new Map((batch.defaults ?? []).map((d) => [d.urn, d]))
+    const written = new Set(
+      batch.mutations.filter((m) => m.kind === 'upsert').map((m) => `${m.urn}\u0000${m.aspect}`),
+    )
+    for (const mutation of batch.mutations) {
+      const d = defaults.get(mutationUrn(mutation))
+      if (d && mutation.kind === 'upsert') {
+        defaults.delete(d.urn)
+        if (!s.exists.get(d.urn, d.keyAspect)) {
+          for (const a of d.aspects) {
+            if (written.has(`${d.urn}\u0000${a.aspect}`)) continue
+            this.upsert({
+              kind: 'upsert',
+              urn: d.urn,
+              entityType: d.entityType,
+              aspect: a.aspect,
+              value: a.value,
+              created: batch.created,
+              edges: a.edges,
+            })
+          }
+        }
+      }
+      switch (mutation.kind) {
+        case 'upsert':
+          results.push({ urn: mutation.urn, aspect: mutation.aspect, changed: this.upsert(mutation) })
+          break
+        case 'delete':
+          results.push({ urn: mutation.urn, aspect: mutation.aspect, changed: this.delete(mutation) })
+          break
+        case 'timeseries':
+          this.appendTimeseries(mutation.row)
+          results.push({ urn: mutation.row.urn, aspect: mutation.row.aspect, changed: true })
+          break
+      }
+    }
+    return { results, seq: Number((s.head.get() as { seq: number | null }).seq ?? 0) }
+  }
+
+  /** Writes version 0, moving a different previous value to max+1. Returns false for a no-op. */
+  private upsert(m: UpsertAspect): boolean {
+    const s = this.stmt
+    const json = canonicalJson(m.value)
+    const current = s.latestOne.get(m.urn, m.aspect) as AspectRow | undefined
+    const systemMetadata = withDefaults(m.systemMetadata, m.created, current)
+    if (current && current.metadata === json) {
+      s.touch.run(JSON.stringify(systemMetadata), m.urn, m.aspect)
+      return false
+    }
+    const smJson = JSON.stringify(systemMetadata)
+    if (current) {
+      const max = (s.maxVersion.get(m.urn, m.aspect) as { v: number }).v
+      s.archive.run(max + 1, m.urn, m.aspect)
+      s.updateLatest.run(json, smJson, m.created.time, m.created.actor, m.urn, m.aspect)
+    } else {
+      s.insert.run(m.urn, m.aspect, 0, json, smJson, m.created.time, m.created.actor)
+    }
+    this.replaceEdges(m.urn, m.aspect, m.edges)
+    s.log.run(m.urn, m.entityType, m.aspect, 'UPSERT', json, 0, m.created.time, m.created.actor, smJson)
+    return true
+  }
+
+  private delete(m: DeleteAspect): boolean {
+    const s = this.stmt
+    if (m.isKeyAspect) {
+      const removed = s.deleteEntity.run(m.urn).changes
+      s.deleteOutgoing.run(m.urn)
+      s.deleteEntityTimeseries.run(m.urn)
+      if (removed === 0) return false
+      s.log.run(m.urn, m.entityType, m.aspect, 'DELETE', null, 1, m.created.time, m.created.actor, null)
+      return true
+    }
+    const removed = s.deleteAspect.run(m.urn, m.aspect).changes
+    s.deleteEdgesOf.run(m.urn, m.aspect)
+    if (removed === 0) return false
+    s.log.run(m.urn, m.entityType, m.aspect, 'DELETE', null, 0, m.created.time, m.created.actor, null)
+    return true
+  }
+
+  private replaceEdges(urn: string, aspect: string, edges: readonly EdgeTarget[]): void {
+    const s = this.stmt
+    s.deleteEdgesOf.run(urn, aspect)
+    for (const e of edges) s.insertEdge.run(urn, e.type, e.destination, aspect)
+  }
+
+  private appendTimeseries(row: TimeseriesRow): void {
+    const partition = row.value.partitionSpec === undefined ? '' : canonicalJson(row.value.partitionSpec)
+    const messageId = typeof row.value.messageId === 'string' ? row.value.messageId : ''
+    this.stmt.upsertTimeseries.run(
+      row.entityType,
+      row.aspect,
+      row.urn,
+      row.timestampMillis,
+      partition,
+      messageId,
+      JSON.stringify(row.value),
+      row.systemMetadata ? JSON.stringify(row.systemMetadata) : null,
+    )
+  }
+
+  async latest(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, StoredAspect[]>> {
+    const out = new Map<string, StoredAspect[]>()
+    const wanted = aspects && aspects.length > 0 ? new Set(aspects) : undefined
+    for (const urn of urns) {
+      const rows = this.stmt.latestAll.all(urn) as AspectRow[]
+      out.set(urn, rows.filter((r) => !wanted || wanted.has(r.aspect)).map(toStored))
+    }
+    return out
+  }
+
+  async version(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
+    let v = version
+    if (v < 0) {
+      const max = (this.stmt.maxVersion.get(urn, aspect) as { v: number }).v
+      v = max + v + 1
+      if (v <= 0) return undefined
+    }
+    const row = this.stmt.versionOne.get(urn, aspect, v) as AspectRow | undefined
+    return row ? toStored(row) : undefined
+  }
+
+  async exists(urn: string, keyAspect: string): Promise<boolean> {
+    return this.stmt.exists.get(urn, keyAspect) !== undefined
+  }
+
+  async changes(after: number, limit: number): Promise<ChangeLogEntry[]> {
+    const rows = this.stmt.changes.all(after, limit) as Array<{
+      seq: number
+      urn: string
+      entity_type: string
+      aspect: string
+      change: 'UPSERT' | 'DELETE'
+      value: string | null
+      entity_deleted: number
+      created_on: number
+      created_by: string
+      system_metadata: string | null
+    }>
+    return rows.map((r) => ({
+      seq: r.seq,
+      urn: r.urn,
+      entityType: r.entity_type,
+      aspect: r.aspect,
+      change: r.change,
+      ...(r.value !== null ? { value: JSON.parse(r.value) as Record<string, unknown> } : {}),
+      ...(r.entity_deleted ? { entityDeleted: true } : {}),
+      created: { time: r.created_on, actor: r.created_by },
+      ...(r.system_metadata ? { systemMetadata: JSON.parse(r.system_metadata) as SystemMetadata } : {}),
+    }))
+  }
+
+  async head(): Promise<number> {
+    return Number((this.stmt.head.get() as { seq: number | null }).seq ?? 0)
+  }
+
+  async relationships(q: RelationshipQuery): Promise<RelationshipPage> {
+    const outgoing = q.direction === 'OUTGOING'
+    const types = JSON.stringify(q.types)
+    const all = q.types.length === 0 ? 1 : 0
+    const s = this.stmt
+    const total = (outgoing ? s.countOut : s.countIn).get(q.urn, all, types) as { n: number }
+    const rows = (outgoing ? s.pageOut : s.pageIn).all(q.urn, all, types, q.count, q.start) as Array<{
+      type: string
+      entity: string
+    }>
+    return { total: total.n, relationships: rows }
+  }
+
+  async timeseries(q: TimeseriesQuery): Promise<TimeseriesRow[]> {
+    const rows = this.stmt.timeseriesRange.all(
+      q.entityType,
+      q.aspect,
+      q.urn,
+      q.startTimeMillis ?? Number.MIN_SAFE_INTEGER,
+      q.endTimeMillis ?? Number.MAX_SAFE_INTEGER,
+      q.limit,
+    ) as Array<{ timestamp_millis: number; value: string; system_metadata: string | null }>
+    return rows.map((r) => ({
+      urn: q.urn,
+      entityType: q.entityType,
+      aspect: q.aspect,
+      timestampMillis: r.timestamp_millis,
+      value: JSON.parse(r.value) as Record<string, unknown>,
+      ...(r.system_metadata ? { systemMetadata: JSON.parse(r.system_metadata) as SystemMetadata } : {}),
+    }))
+  }
+
+  async scan(q: AspectScan): Promise<StoredAspect[]> {
+    const rows = this.stmt.scan.all({
+      urn: q.urn ?? null,
+      urnLike: q.urnLike ?? null,
+      aspect: q.aspect ?? null,
+      limit: q.limit,
+      start: q.start,
+    }) as AspectRow[]
+    return rows.map(toStored)
+  }
+
+  async restate(items: readonly RestateItem[], created: AuditStamp): Promise<{ seq: number }> {
+    const s = this.stmt
+    this.db.transaction(() => {
+      for (const item of items) {
+        this.replaceEdges(item.urn, item.aspect, item.edges)
+        s.log.run(
+          item.urn,
+          item.entityType,
+          item.aspect,
+          'UPSERT',
+          canonicalJson(item.value),
+          0,
+          created.time,
+          created.actor,
+          null,
+        )
+      }
+    })()
+    return { seq: await this.head() }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    this.flush()
+    this.db.close()
+  }
+}
+
+function mutationUrn(m: Mutation): string {
+  return m.kind === 'timeseries' ? m.row.urn : m.urn
+}
+
+function withDefaults(
+  given: SystemMetadata | undefined,
+  created: AuditStamp,
+  current?: AspectRow,
+): SystemMetadata {
+  const previous = current?.systemmetadata
+    ? (JSON.parse(current.systemmetadata) as SystemMetadata)
+    : undefined
+  const runId = given?.runId ?? NO_RUN_ID
+  return {
+    ...given,
+    lastObserved: given?.lastObserved ?? created.time,
+    runId,
+    lastRunId: given?.lastRunId ?? previous?.runId ?? NO_RUN_ID,
+  }
+}
+
+function toStored(r: AspectRow): StoredAspect {
+  return {
+    urn: r.urn,
+    aspect: r.aspect,
+    version: r.version,
+    value: JSON.parse(r.metadata) as Record<string, unknown>,
+    created: { time: r.createdon, actor: r.createdby },
+    ...(r.systemmetadata ? { systemMetadata: JSON.parse(r.systemmetadata) as SystemMetadata } : {}),
+  }
+}
+
+function prepare(db: Database.Database) {
+  const typeFilter = `(? = 1 OR type IN (SELECT value FROM json_each(?)))`
+  return {
+    exists: db.prepare('SELECT 1 FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0'),
+    latestOne: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0'),
+    latestAll: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND version = 0'),
+    versionOne: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?'),
+    maxVersion: db.prepare(
+      'SELECT COALESCE(MAX(version), 0) AS v FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?',
+    ),
+    insert: db.prepare(
+      'INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    archive: db.prepare(
+      `INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby)
+       SELECT urn, aspect, ?, metadata, systemmetadata, createdon, createdby FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`,
+    ),
+    updateLatest: db.prepare(
+      'UPDATE metadata_aspect_v2 SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ? WHERE urn = ? AND aspect = ? AND version = 0',
+    ),
+    touch: db.prepare(
+      'UPDATE metadata_aspect_v2 SET systemmetadata = ? WHERE urn = ? AND aspect = ? AND version = 0',
+    ),
+    deleteAspect: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
+    deleteEntity: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ?'),
+    deleteEntityTimeseries: db.prepare('DELETE FROM timeseries WHERE urn = ?'),
+    deleteEdgesOf: db.prepare('DELETE FROM edges WHERE source = ? AND aspect = ?'),
+    deleteOutgoing: db.prepare('DELETE FROM edges WHERE source = ?'),
+    insertEdge: db.prepare(
+      'INSERT OR IGNORE INTO edges (source, type, destination, aspect) VALUES (?, ?, ?, ?)',
+    ),
+    log: db.prepare(
+      `INSERT INTO change_log (urn, entity_type, aspect, change, value, entity_deleted, created_on, created_by, system_metadata)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    head: db.prepare('SELECT MAX(seq) AS seq FROM change_log'),
+    changes: db.prepare('SELECT * FROM change_log WHERE seq > ? ORDER BY seq LIMIT ?'),
+    countOut: db.prepare(
+      `SELECT COUNT(*) AS n FROM (SELECT DISTINCT type, destination FROM edges WHERE source = ? AND ${typeFilter})`,
+    ),
+    pageOut: db.prepare(
+      `SELECT DISTINCT type, destination AS entity FROM edges WHERE source = ? AND ${typeFilter} ORDER BY type, destination LIMIT ? OFFSET ?`,
+    ),
+    countIn: db.prepare(
+      `SELECT COUNT(*) AS n FROM (SELECT DISTINCT type, source FROM edges WHERE destination = ? AND ${typeFilter})`,
+    ),
+    pageIn: db.prepare(
+      `SELECT DISTINCT type, source AS entity FROM edges WHERE destination = ? AND ${typeFilter} ORDER BY type, source LIMIT ? OFFSET ?`,
+    ),
+    upsertTimeseries: db.prepare(
+      `INSERT OR REPLACE INTO timeseries (entity_type, aspect, urn, timestamp_millis, partition_key, message_id, value, system_metadata)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    timeseriesRange: db.prepare(
+      `SELECT timestamp_millis, value, system_metadata FROM timeseries
+       WHERE entity_type = ? AND aspect = ? AND urn = ? AND timestamp_millis BETWEEN ? AND ?
+       ORDER BY timestamp_millis DESC LIMIT ?`,
+    ),
+    scan: db.prepare(
+      `SELECT * FROM metadata_aspect_v2 WHERE version = 0
+         AND (@urn IS NULL OR urn = @urn) AND (@urnLike IS NULL OR urn LIKE @urnLike) AND (@aspect IS NULL OR aspect = @aspect)
+       ORDER BY urn, aspect LIMIT @limit OFFSET @start`,
+    ),
+  }
+}

@@ -1,0 +1,3 @@
+export * from './graph-port.js'
+export * from './port.js'
+export * from './timeseries-port.js'

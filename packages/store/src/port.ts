@@ -1,0 +1,146 @@
+import type { AuditStamp, ChangeLogEntry, StoredAspect, SystemMetadata, TimeseriesRow } from '@catalog/core'
+import type { GraphStore } from './graph-port.js'
+import type { TimeseriesStore } from './timeseries-port.js'
+
+/** An edge an aspect value produces (its source is the aspect's entity). */
+export interface EdgeTarget {
+  readonly type: string
+  readonly destination: string
+}
+
+/** Store (or replace) the latest value of an aspect. */
+export interface UpsertAspect {
+  readonly kind: 'upsert'
+  readonly urn: string
+  readonly entityType: string
+  readonly aspect: string
+  readonly value: Record<string, unknown>
+  readonly created: AuditStamp
+  readonly systemMetadata?: SystemMetadata
+  /** The edges this value produces; they replace the edges the aspect produced before. */
+  readonly edges: readonly EdgeTarget[]
+}
+
+/** Delete an aspect (all its versions and edges); deleting the key aspect deletes the entity. */
+export interface DeleteAspect {
+  readonly kind: 'delete'
+  readonly urn: string
+  readonly entityType: string
+  readonly aspect: string
+  readonly created: AuditStamp
+  /** True when `aspect` is the entity's key aspect: the whole entity goes. */
+  readonly isKeyAspect: boolean
+}
+
+/** Append (or replace, for the same timestamp and partition) a time-series value. */
+export interface AppendTimeseries {
+  readonly kind: 'timeseries'
+  readonly row: TimeseriesRow
+}
+
+export type Mutation = UpsertAspect | DeleteAspect | AppendTimeseries
+
+/** Aspects DataHub writes with the first write of an entity (key aspect first). */
+export interface EntityDefaults {
+  readonly urn: string
+  readonly entityType: string
+  readonly keyAspect: string
+  readonly aspects: ReadonlyArray<{
+    readonly aspect: string
+    readonly value: Record<string, unknown>
+    readonly edges: readonly EdgeTarget[]
+  }>
+}
+
+/** One call's writes, applied atomically and in order. */
+export interface WriteBatch {
+  readonly mutations: readonly Mutation[]
+  /**
+   * Per URN: default aspects written before the batch's own writes when the entity has no
+   * key aspect row yet. A default aspect the batch writes itself is not written twice.
+   */
+  readonly defaults?: readonly EntityDefaults[]
+  readonly created: AuditStamp
+}
+
+/** What one mutation did. */
+export interface MutationResult {
+  readonly urn: string
+  readonly aspect: string
+  /** False for a write equal to the stored value (no new version) or a delete of nothing. */
+  readonly changed: boolean
+}
+
+export interface WriteOutcome {
+  readonly results: readonly MutationResult[]
+  /** The change-log position after this batch (for read-your-writes). */
+  readonly seq: number
+}
+
+/** Selects latest aspect rows for re-indexing (`restoreIndices`). */
+export interface AspectScan {
+  readonly urn?: string
+  /** SQL LIKE pattern over URNs (`urn:li:dataset:%`). */
+  readonly urnLike?: string
+  readonly aspect?: string
+  /** Row offset in (urn, aspect) order. */
+  readonly start: number
+  readonly limit: number
+}
+
+/** A latest aspect value to announce again, with the edges it produces. */
+export interface RestateItem {
+  readonly urn: string
+  readonly entityType: string
+  readonly aspect: string
+  readonly value: Record<string, unknown>
+  readonly edges: readonly EdgeTarget[]
+}
+
+/**
+ * The metadata store: the source of truth for aspects, their versions, relationship edges,
+ * time-series rows and the change log. Every adapter passes the contract suite in
+ * `@catalog/store/contract`.
+ *
+ * Versioning is DataHub's: version 0 holds the latest value; a write with a different value
+ * moves the previous one to `max(version) + 1`; a write equal to the stored value creates
+ * no version (only the row's system metadata is refreshed).
+ */
+export interface AspectStore {
+  /** Applies one call's writes in one transaction. Resolves once they are durable. */
+  write(batch: WriteBatch): Promise<WriteOutcome>
+
+  /** Latest (version 0) rows of the given URNs, optionally only the named aspects. */
+  latest(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, StoredAspect[]>>
+
+  /**
+   * One version of one aspect: 0 is the latest, N > 0 a previous value (1 the oldest), and
+   * -k the k-th newest previous value. Undefined when there is no such row.
+   */
+  version(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined>
+
+  /** True when the entity's key aspect row exists. */
+  exists(urn: string, keyAspect: string): Promise<boolean>
+
+  /** Change-log entries with `seq > after`, in order, at most `limit`. */
+  changes(after: number, limit: number): Promise<ChangeLogEntry[]>
+
+  /** The newest change-log position (0 when empty). */
+  head(): Promise<number>
+
+  /** Latest rows selected for re-indexing, in (urn, aspect) order. */
+  scan(query: AspectScan): Promise<StoredAspect[]>
+
+  /**
+   * Re-announces stored values (`restoreIndices`): in one transaction, replaces each item's
+   * edges and appends an UPSERT change-log entry carrying its value, so every index
+   * consumer re-applies it. Stored aspect rows are not touched.
+   */
+  restate(items: readonly RestateItem[], created: AuditStamp): Promise<{ readonly seq: number }>
+
+  /** Releases connections and files. */
+  close(): Promise<void>
+}
+
+/** The whole metadata store port: aspects and change log, graph, time series. */
+export interface MetadataStore extends AspectStore, GraphStore, TimeseriesStore {}

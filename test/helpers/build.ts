@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Registry } from '@catalog/core'
+import { gateway } from '@catalog/gateway'
+import { type CatalogServer, createServer } from '@catalog/http-kit'
+import type { MetadataStore } from '@catalog/store'
+import { SqliteMetadataStore } from '@catalog/store-sqlite'
+import type { Test } from 'tap'
+import { type ExampleName, loadExample, toIngestCall } from './examples.js'
+
+export interface Built {
+  readonly app: CatalogServer
+  readonly store: MetadataStore
+  readonly dir: string
+  readonly registry: Registry
+}
+
+const registry = new Registry()
+
+/** The one-process catalog on embedded adapters in a temp dir, closed on teardown. */
+export async function build(t: Test, options: { dir?: string } = {}): Promise<Built> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'catalog-test-'))
+  const store = new SqliteMetadataStore({ file: join(dir, 'metadata.db'), durability: 'normal' })
+  const app = createServer()
+  await app.register(gateway, { backends: { kind: 'embedded', registry, store } })
+  await app.ready()
+  t.teardown(async () => {
+    await app.close()
+    await store.close()
+    if (!options.dir) rmSync(dir, { recursive: true, force: true })
+  })
+  return { app, store, dir, registry }
+}
+
+/** Ingests every record of the example files through the endpoint its kind uses; fails on any non-2xx. */
+export async function ingestExamples(app: CatalogServer, ...names: ExampleName[]): Promise<number> {
+  let n = 0
+  for (const name of names) {
+    for (const record of loadExample(name)) {
+      const call = toIngestCall(record)
+      const res = await app.inject({
+        method: 'POST',
+        url: call.url,
+        payload: call.body,
+        headers: { 'x-restli-protocol-version': '2.0.0' },
+      })
+      if (res.statusCode !== 200)
+        throw new Error(`ingest of ${call.urn} from ${name} failed: ${res.statusCode} ${res.body}`)
+      n++
+    }
+  }
+  return n
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read response bodies ad hoc
+export type Json = any
+
+/** GET helper returning status and parsed JSON. */
+export async function getJson(app: CatalogServer, url: string): Promise<{ status: number; body: Json }> {
+  const res = await app.inject({ method: 'GET', url })
+  return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined }
+}
+
+/** POST helper returning status and parsed JSON (undefined for an empty body). */
+export async function postJson(
+  app: CatalogServer,
+  url: string,
+  payload: unknown,
+): Promise<{ status: number; body: Json }> {
+  const res = await app.inject({ method: 'POST', url, payload: payload as Record<string, unknown> })
+  return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined }
+}

@@ -1,0 +1,58 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+
+export interface Running {
+  readonly url: string
+  readonly child: ChildProcess
+  /** Everything the process logged so far. */
+  readonly output: () => string
+  /** SIGTERM, then wait for exit. */
+  readonly stop: () => Promise<void>
+}
+
+/**
+ * Starts an app entry point (`apps/gateway/src/all-in-one.ts`, ...) as a real process and
+ * resolves with its URL once it logs that it listens.
+ */
+export function startApp(entry: string, env: Record<string, string>, timeoutMs = 30_000): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
+    cwd: ROOT,
+    env: { ...process.env, CATALOG_LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`${entry} did not start within ${timeoutMs} ms:\n${output}`))
+    }, timeoutMs)
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /"url":"(http:\/\/localhost:\d+)"/.exec(output)
+      if (match?.[1]) {
+        clearTimeout(timer)
+        const url = match[1].replace('localhost', '127.0.0.1')
+        resolve({
+          url,
+          child,
+          output: () => output,
+          stop: () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null || child.signalCode !== null) return done()
+              child.once('exit', () => done())
+              child.kill('SIGTERM')
+            }),
+        })
+      }
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', onData)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`${entry} exited with ${code} before listening:\n${output}`))
+    })
+  })
+}
