@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { Registry } from '@catalog/core'
 import { gateway } from '@catalog/gateway'
 import { type CatalogServer, createServer } from '@catalog/http-kit'
+import { createMetadataServices } from '@catalog/metadata-service'
 import type { MetadataStore } from '@catalog/store'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
 import type { Test } from 'tap'
@@ -23,7 +24,9 @@ export async function build(t: Test, options: { dir?: string } = {}): Promise<Bu
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'catalog-test-'))
   const store = new SqliteMetadataStore({ file: join(dir, 'metadata.db'), durability: 'normal' })
   const app = createServer()
-  await app.register(gateway, { backends: { kind: 'embedded', registry, store } })
+  await app.register(gateway, {
+    backends: { kind: 'embedded', metadata: createMetadataServices(registry, store) },
+  })
   await app.ready()
   t.teardown(async () => {
     await app.close()

@@ -1,7 +1,7 @@
 import { loadConfig } from '@catalog/config'
 import { Registry } from '@catalog/core'
 import { runServer } from '@catalog/http-kit'
-import { openStore } from '@catalog/metadata-service'
+import { createMetadataServices, openStore } from '@catalog/metadata-service'
 import { gateway } from './app.js'
 
 /** `npm start`: gateway, metadata service and search service in one process, embedded storage. */
@@ -12,7 +12,9 @@ await runServer(config, {
   describe: { dataDir: config.CATALOG_DATA_DIR, store: config.CATALOG_STORE, search: config.CATALOG_SEARCH },
   build: async (app) => {
     const store = await openStore(config)
-    await app.register(gateway, { backends: { kind: 'embedded', registry: new Registry(), store } })
+    await app.register(gateway, {
+      backends: { kind: 'embedded', metadata: createMetadataServices(new Registry(), store) },
+    })
     return () => store.close()
   },
 })

@@ -1,15 +1,12 @@
-import type { Registry } from '@catalog/core'
 import { type CatalogServer, healthRoutes } from '@catalog/http-kit'
-import { metadataService } from '@catalog/metadata-service'
-import type { MetadataStore } from '@catalog/store'
+import { type MetadataServices, metadataService } from '@catalog/metadata-service'
 import { proxyRoutes, type Service } from './proxy.js'
 import { configRoute } from './routes/config.js'
 
 /** The services answer in this process (the default). */
 export interface EmbeddedBackends {
   readonly kind: 'embedded'
-  readonly registry: Registry
-  readonly store: MetadataStore
+  readonly metadata: MetadataServices
 }
 
 /** The services run apart; the gateway forwards over HTTP. */
@@ -30,8 +27,8 @@ export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise
   const backends = opts.backends
   await app.register(configRoute)
   if (backends.kind === 'embedded') {
-    await app.register(healthRoutes, { ready: async () => (await backends.store.head()) >= 0 })
-    await app.register(metadataService, { store: backends.store, registry: backends.registry })
+    await app.register(healthRoutes, { ready: async () => (await backends.metadata.store.head()) >= 0 })
+    await app.register(metadataService, { services: backends.metadata })
   } else {
     await app.register(healthRoutes, {
       ready: async () => {

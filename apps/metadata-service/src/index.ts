@@ -1,3 +1,5 @@
 export { type MetadataServiceOptions, metadataService } from './app.js'
-export type { AfterWrite } from './services/ingest-service.js'
+export { createMetadataServices, type MetadataServices } from './services/index.js'
+export type { AfterWrite, IngestService } from './services/ingest-service.js'
+export type { EntityResponse, ReadService } from './services/read-service.js'
 export { openStore } from './store-factory.js'

@@ -2,6 +2,7 @@ import { loadConfig } from '@catalog/config'
 import { Registry } from '@catalog/core'
 import { healthRoutes, runServer } from '@catalog/http-kit'
 import { metadataService } from './app.js'
+import { createMetadataServices } from './services/index.js'
 import { openStore } from './store-factory.js'
 
 const config = loadConfig()
@@ -12,7 +13,7 @@ await runServer(config, {
   build: async (app) => {
     const store = await openStore(config)
     await app.register(healthRoutes, { ready: async () => (await store.head()) >= 0 })
-    await app.register(metadataService, { store, registry: new Registry() })
+    await app.register(metadataService, { services: createMetadataServices(new Registry(), store) })
     return () => store.close()
   },
 })

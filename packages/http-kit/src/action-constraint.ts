@@ -17,7 +17,7 @@ export function actionOf(url: string): string | undefined {
 /**
  * Rest.li actions (`POST /entities?action=search`) as a fastify route constraint: each action
  * is its own route with its own schema, and the gateway can route actions of one path to
- * different services. An action no route declares is a 404.
+ * different services. A route without the constraint (the gateway's forwarder) answers any action.
  */
 export const actionConstraint: ConstraintStrategy<HTTPVersion.V1, unknown> = {
   name: 'action',
@@ -36,5 +36,5 @@ export const actionConstraint: ConstraintStrategy<HTTPVersion.V1, unknown> = {
   validate(value) {
     if (typeof value !== 'string') throw new Error('the action constraint must be a string')
   },
-  mustMatchWhenDerived: true,
+  mustMatchWhenDerived: false,
 }
