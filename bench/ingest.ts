@@ -38,7 +38,7 @@ export async function ingestBench(): Promise<string[]> {
     PORT: '0',
     CATALOG_DATA_DIR: dir,
     CATALOG_AUTH: 'off',
-    CATALOG_LOG_LEVEL: 'warn',
+    CATALOG_LOG_LEVEL: 'info',
     CATALOG_DURABILITY: 'full',
   }).catch(async (err) => {
     await trivial.stop()

@@ -3,8 +3,9 @@
  * beside baselines measured in the same run. BENCH_SCALE=0.1 gives a quick smaller run.
  */
 import { ingestBench } from './ingest.js'
+import { lineageBench } from './lineage.js'
 
-const suites: Record<string, () => Promise<string[]>> = { ingest: ingestBench }
+const suites: Record<string, () => Promise<string[]>> = { ingest: ingestBench, lineage: lineageBench }
 const wanted = process.argv.slice(2)
 const names = wanted.length > 0 ? wanted : Object.keys(suites)
 for (const name of names) {

@@ -1,12 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { bootstrapAuth, storeActiveCheck, type TokenService } from '@catalog/auth'
 import { Registry } from '@catalog/core'
 import { gateway } from '@catalog/gateway'
 import { type CatalogServer, createServer } from '@catalog/http-kit'
 import { createMetadataServices } from '@catalog/metadata-service'
 import type { MetadataStore } from '@catalog/store'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
+import pino from 'pino'
 import type { Test } from 'tap'
 import { type ExampleName, loadExample, toIngestCall } from './examples.js'
 
@@ -15,17 +17,32 @@ export interface Built {
   readonly store: MetadataStore
   readonly dir: string
   readonly registry: Registry
+  /** With `auth: true`: verifies and mints bearer tokens. */
+  readonly tokens?: TokenService
+  /** With `auth: true`: the admin token (root user) written to `<dir>/admin.token`. */
+  readonly adminToken?: string
 }
 
 const registry = new Registry()
 
 /** The one-process catalog on embedded adapters in a temp dir, closed on teardown. */
-export async function build(t: Test, options: { dir?: string } = {}): Promise<Built> {
+export async function build(t: Test, options: { dir?: string; auth?: boolean } = {}): Promise<Built> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'catalog-test-'))
   const store = new SqliteMetadataStore({ file: join(dir, 'metadata.db'), durability: 'normal' })
   const app = createServer()
+  // Auth stays off unless a test asks for it (`auth: true`), as with CATALOG_AUTH=off.
+  const auth = options.auth
+    ? await bootstrapAuth({
+        dataDir: dir,
+        enabled: true,
+        isActive: storeActiveCheck(store),
+        ingest: (proposals, actor) => createMetadataServices(registry, store).ingest.ingestProposals(proposals, actor),
+        log: pino({ level: 'silent' }),
+      })
+    : undefined
   await app.register(gateway, {
     backends: { kind: 'embedded', metadata: createMetadataServices(registry, store) },
+    ...(auth ? { auth: { enabled: true, tokens: auth.tokens } } : {}),
   })
   await app.ready()
   t.teardown(async () => {
@@ -33,7 +50,8 @@ export async function build(t: Test, options: { dir?: string } = {}): Promise<Bu
     await store.close()
     if (!options.dir) rmSync(dir, { recursive: true, force: true })
   })
-  return { app, store, dir, registry }
+  const adminToken = auth?.adminTokenFile ? readFileSync(auth.adminTokenFile, 'utf8').trim() : undefined
+  return { app, store, dir, registry, ...(auth ? { tokens: auth.tokens, adminToken } : {}) }
 }
 
 /** Ingests every record of the example files through the endpoint its kind uses; fails on any non-2xx. */

@@ -1,5 +1,8 @@
+import { bearerAuth, type TokenService } from '@catalog/auth'
+import { Registry } from '@catalog/core'
 import { type CatalogServer, healthRoutes } from '@catalog/http-kit'
 import { type MetadataServices, metadataService } from '@catalog/metadata-service'
+import { graphqlRoutes, HttpMetadataClient, InProcessMetadataClient } from './graphql/index.js'
 import { proxyRoutes, type Service } from './proxy.js'
 import { configRoute } from './routes/config.js'
 
@@ -15,8 +18,18 @@ export interface RemoteBackends {
   readonly targets: Readonly<Record<Service, string>>
 }
 
+/** Bearer-token authentication (DESIGN.md §7). */
+export interface GatewayAuth {
+  /** False for CATALOG_AUTH=off: every request acts as the root user. */
+  readonly enabled: boolean
+  /** Verifies tokens (required when enabled) and mints them for GraphQL `createAccessToken`. */
+  readonly tokens?: TokenService
+}
+
 export interface GatewayOptions {
   readonly backends: EmbeddedBackends | RemoteBackends
+  /** Absent: auth off, and GraphQL cannot mint tokens. */
+  readonly auth?: GatewayAuth
 }
 
 /**
@@ -25,6 +38,7 @@ export interface GatewayOptions {
  */
 export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise<void> {
   const backends = opts.backends
+  await app.register(bearerAuth, { enabled: opts.auth?.enabled ?? false, tokens: opts.auth?.tokens })
   await app.register(configRoute)
   if (backends.kind === 'embedded') {
     await app.register(healthRoutes, { ready: async () => (await backends.metadata.store.head()) >= 0 })
@@ -42,4 +56,17 @@ export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise
     })
     await app.register(proxyRoutes, { targets: backends.targets })
   }
+  const registry = backends.kind === 'embedded' ? backends.metadata.registry : new Registry()
+  const embedded = backends.kind === 'embedded' ? new InProcessMetadataClient(backends.metadata) : undefined
+  await app.register(graphqlRoutes, {
+    registry,
+    clientFor: (request) =>
+      embedded ??
+      new HttpMetadataClient(
+        (backends as RemoteBackends).targets.metadata,
+        registry,
+        request.headers.authorization,
+      ),
+    ...(opts.auth?.tokens ? { tokens: opts.auth.tokens } : {}),
+  })
 }

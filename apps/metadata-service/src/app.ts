@@ -3,6 +3,10 @@ import { aspectRoutes } from './routes/aspects.js'
 import { changeRoutes } from './routes/changes.js'
 import { entityRoutes } from './routes/entities.js'
 import { entityV2Routes } from './routes/entities-v2.js'
+import { metadataTestRoutes } from './routes/metadata-tests.js'
+import { operationRoutes } from './routes/operations.js'
+import { relationshipRoutes } from './routes/relationships.js'
+import { timeseriesRoutes } from './routes/timeseries.js'
 import type { MetadataServices } from './services/index.js'
 
 export interface MetadataServiceOptions {
@@ -23,4 +27,8 @@ export async function metadataService(
   await app.register(entityRoutes, { ingest, reads })
   await app.register(entityV2Routes, { reads })
   await app.register(changeRoutes, { store })
+  await app.register(relationshipRoutes, { lineage: services.lineage })
+  await app.register(timeseriesRoutes, { timeseries: services.timeseries })
+  await app.register(operationRoutes, { operations: services.operations, tasks: services.tasks })
+  await app.register(metadataTestRoutes, { metadataTests: services.metadataTests })
 }

@@ -19,10 +19,10 @@ export function actionOf(url: string): string | undefined {
  * is its own route with its own schema, and the gateway can route actions of one path to
  * different services. A route without the constraint (the gateway's forwarder) answers any action.
  */
-export const actionConstraint: ConstraintStrategy<HTTPVersion.V1, unknown> = {
+export const actionConstraint: ConstraintStrategy<HTTPVersion.V1> = {
   name: 'action',
   storage() {
-    const handlers = new Map<unknown, unknown>()
+    const handlers = new Map<string, unknown>()
     return {
       get: (action) => (handlers.get(action) ?? null) as never,
       set: (action, store) => {
@@ -31,7 +31,8 @@ export const actionConstraint: ConstraintStrategy<HTTPVersion.V1, unknown> = {
     }
   },
   deriveConstraint(req) {
-    return actionOf((req as IncomingMessage).url ?? '')
+    // An absent action derives no constraint value (find-my-way treats undefined as "none").
+    return actionOf((req as IncomingMessage).url ?? '') as string
   },
   validate(value) {
     if (typeof value !== 'string') throw new Error('the action constraint must be a string')

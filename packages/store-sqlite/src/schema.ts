@@ -47,4 +47,23 @@ CREATE TABLE IF NOT EXISTS timeseries (
   PRIMARY KEY (entity_type, aspect, urn, timestamp_millis, partition_key, message_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS timeseries_by_time ON timeseries (entity_type, aspect, timestamp_millis);
+
+CREATE TABLE IF NOT EXISTS store_node (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  node_id TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS tasks (
+  task_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  node_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  params TEXT NOT NULL,
+  state TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  run_time_nanos INTEGER NOT NULL,
+  progress TEXT NOT NULL,
+  error TEXT
+);
+CREATE INDEX IF NOT EXISTS tasks_by_state ON tasks (state, task_id);
 `

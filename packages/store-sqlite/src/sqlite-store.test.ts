@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { OverloadedError, statusOf } from '@catalog/core'
 import { runStoreContract } from '@catalog/store/contract'
 import t from 'tap'
 import { SqliteMetadataStore } from './sqlite-store.js'
@@ -19,3 +20,35 @@ runStoreContract(t, 'sqlite', {
     return new SqliteMetadataStore({ file: current })
   },
 })
+
+t.test(
+  'sqlite: writes beyond the pending limit are refused with OverloadedError, not queued without bound',
+  async (t) => {
+    const store = new SqliteMetadataStore({ file: join(dir, 'overload.db'), maxPendingWrites: 2 })
+    t.teardown(() => store.close())
+    const write = (i: number) =>
+      store.write({
+        mutations: [
+          {
+            kind: 'upsert',
+            urn: `urn:li:corpuser:u${i}`,
+            entityType: 'corpuser',
+            aspect: 'status',
+            value: { removed: false },
+            created: { time: 1, actor: 'urn:li:corpuser:datahub' },
+            edges: [],
+          },
+        ],
+        created: { time: 1, actor: 'urn:li:corpuser:datahub' },
+      })
+    const results = await Promise.allSettled([0, 1, 2, 3].map(write))
+    t.same(
+      results.map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'rejected', 'rejected'],
+    )
+    const rejected = results[2] as PromiseRejectedResult
+    t.ok(rejected.reason instanceof OverloadedError)
+    t.equal(statusOf(rejected.reason), 429)
+    t.equal((await write(9)).results[0]?.changed, true, 'accepted again once the queue drained')
+  },
+)

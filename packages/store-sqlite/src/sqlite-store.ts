@@ -5,6 +5,7 @@ import {
   type ChangeLogEntry,
   canonicalJson,
   NO_RUN_ID,
+  OverloadedError,
   type StoredAspect,
   type SystemMetadata,
   type TimeseriesRow,
@@ -14,12 +15,21 @@ import type {
   AspectScan,
   DeleteAspect,
   EdgeTarget,
+  LineagePage,
+  LineageQuery,
   MetadataStore,
   Mutation,
   MutationResult,
+  NewTask,
   RelationshipPage,
   RelationshipQuery,
   RestateItem,
+  StoredTask,
+  TaskState,
+  TaskUpdate,
+  TimeseriesCounts,
+  TimeseriesIndex,
+  TimeseriesIndexSize,
   TimeseriesQuery,
   UpsertAspect,
   WriteBatch,
@@ -27,6 +37,8 @@ import type {
 } from '@catalog/store'
 import Database from 'better-sqlite3'
 import { STORE_DDL } from './schema.js'
+import { SqliteGraph } from './sqlite-graph.js'
+import { SqliteTimeseries } from './sqlite-timeseries.js'
 
 export interface SqliteStoreOptions {
   /** Database file path, or `:memory:`. */
@@ -37,6 +49,11 @@ export interface SqliteStoreOptions {
    * group, not per request. Default `full`.
    */
   readonly durability?: 'full' | 'normal'
+  /**
+   * Most write calls waiting for the next group commit; beyond it writes are refused with an
+   * `OverloadedError` (HTTP 429 + Retry-After) instead of growing memory without bound.
+   */
+  readonly maxPendingWrites?: number
 }
 
 interface AspectRow {
@@ -66,13 +83,17 @@ interface Pending {
 export class SqliteMetadataStore implements MetadataStore {
   private readonly db: Database.Database
   private readonly stmt: ReturnType<typeof prepare>
+  private readonly graph: SqliteGraph
+  private readonly series: SqliteTimeseries
   private readonly applyOne: (batch: WriteBatch) => WriteOutcome
   private readonly applyGroup: (items: Pending[]) => void
   private queue: Pending[] = []
+  private readonly maxPending: number
   private flushScheduled = false
   private closed = false
 
   constructor(options: SqliteStoreOptions) {
+    this.maxPending = options.maxPendingWrites ?? 10_000
     if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true })
     try {
       this.db = new Database(options.file)
@@ -88,6 +109,8 @@ export class SqliteMetadataStore implements MetadataStore {
       )
     }
     this.stmt = prepare(this.db)
+    this.graph = new SqliteGraph(this.db)
+    this.series = new SqliteTimeseries(this.db)
     this.applyOne = this.db.transaction((batch: WriteBatch) => this.apply(batch))
     this.applyGroup = this.db.transaction((items: Pending[]) => {
       for (const item of items) {
@@ -102,6 +125,11 @@ export class SqliteMetadataStore implements MetadataStore {
 
   write(batch: WriteBatch): Promise<WriteOutcome> {
     if (this.closed) return Promise.reject(new UnavailableError('the metadata store is closed'))
+    if (this.queue.length >= this.maxPending) {
+      return Promise.reject(
+        new OverloadedError('the metadata store has too many writes waiting; retry shortly'),
+      )
+    }
     return new Promise((resolve, reject) => {
       this.queue.push({ batch, resolve, reject })
       if (!this.flushScheduled) {
@@ -138,14 +166,24 @@ export class SqliteMetadataStore implements MetadataStore {
     const written = new Set(
       batch.mutations.filter((m) => m.kind === 'upsert').map((m) => `${m.urn}\u0000${m.aspect}`),
     )
+    // Entities this batch creates have no rows yet: their first writes skip the lookups.
+    const newEntities = new Set<string>()
+    const touched = new Set<string>()
+    const upsert = (m: UpsertAspect): boolean => {
+      const id = `${m.urn}\u0000${m.aspect}`
+      const fresh = newEntities.has(m.urn) && !touched.has(id)
+      touched.add(id)
+      return this.upsert(m, fresh)
+    }
     for (const mutation of batch.mutations) {
       const d = defaults.get(mutationUrn(mutation))
       if (d && mutation.kind === 'upsert') {
         defaults.delete(d.urn)
         if (!s.exists.get(d.urn, d.keyAspect)) {
+          newEntities.add(d.urn)
           for (const a of d.aspects) {
             if (written.has(`${d.urn}\u0000${a.aspect}`)) continue
-            this.upsert({
+            upsert({
               kind: 'upsert',
               urn: d.urn,
               entityType: d.entityType,
@@ -159,9 +197,11 @@ export class SqliteMetadataStore implements MetadataStore {
       }
       switch (mutation.kind) {
         case 'upsert':
-          results.push({ urn: mutation.urn, aspect: mutation.aspect, changed: this.upsert(mutation) })
+          results.push({ urn: mutation.urn, aspect: mutation.aspect, changed: upsert(mutation) })
           break
         case 'delete':
+          touched.add(`${mutation.urn}\u0000${mutation.aspect}`)
+          if (mutation.isKeyAspect) newEntities.delete(mutation.urn)
           results.push({ urn: mutation.urn, aspect: mutation.aspect, changed: this.delete(mutation) })
           break
         case 'timeseries':
@@ -173,11 +213,14 @@ export class SqliteMetadataStore implements MetadataStore {
     return { results, seq: Number((s.head.get() as { seq: number | null }).seq ?? 0) }
   }
 
-  /** Writes version 0, moving a different previous value to max+1. Returns false for a no-op. */
-  private upsert(m: UpsertAspect): boolean {
+  /**
+   * Writes version 0, moving a different previous value to max+1. Returns false for a no-op.
+   * `fresh` means the row is known not to exist (a new entity's first write of the aspect).
+   */
+  private upsert(m: UpsertAspect, fresh = false): boolean {
     const s = this.stmt
     const json = canonicalJson(m.value)
-    const current = s.latestOne.get(m.urn, m.aspect) as AspectRow | undefined
+    const current = fresh ? undefined : (s.latestOne.get(m.urn, m.aspect) as AspectRow | undefined)
     const systemMetadata = withDefaults(m.systemMetadata, m.created, current)
     if (current && current.metadata === json) {
       s.touch.run(JSON.stringify(systemMetadata), m.urn, m.aspect)
@@ -191,7 +234,8 @@ export class SqliteMetadataStore implements MetadataStore {
     } else {
       s.insert.run(m.urn, m.aspect, 0, json, smJson, m.created.time, m.created.actor)
     }
-    this.replaceEdges(m.urn, m.aspect, m.edges)
+    if (!fresh) s.deleteEdgesOf.run(m.urn, m.aspect)
+    for (const e of m.edges) s.insertEdge.run(m.urn, e.type, e.destination, m.aspect)
     s.log.run(m.urn, m.entityType, m.aspect, 'UPSERT', json, 0, m.created.time, m.created.actor, smJson)
     return true
   }
@@ -290,35 +334,49 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   async relationships(q: RelationshipQuery): Promise<RelationshipPage> {
-    const outgoing = q.direction === 'OUTGOING'
-    const types = JSON.stringify(q.types)
-    const all = q.types.length === 0 ? 1 : 0
-    const s = this.stmt
-    const total = (outgoing ? s.countOut : s.countIn).get(q.urn, all, types) as { n: number }
-    const rows = (outgoing ? s.pageOut : s.pageIn).all(q.urn, all, types, q.count, q.start) as Array<{
-      type: string
-      entity: string
-    }>
-    return { total: total.n, relationships: rows }
+    return this.graph.relationships(q)
+  }
+
+  lineage(q: LineageQuery): Promise<LineagePage> {
+    return this.graph.lineage(q)
   }
 
   async timeseries(q: TimeseriesQuery): Promise<TimeseriesRow[]> {
-    const rows = this.stmt.timeseriesRange.all(
-      q.entityType,
-      q.aspect,
-      q.urn,
-      q.startTimeMillis ?? Number.MIN_SAFE_INTEGER,
-      q.endTimeMillis ?? Number.MAX_SAFE_INTEGER,
-      q.limit,
-    ) as Array<{ timestamp_millis: number; value: string; system_metadata: string | null }>
-    return rows.map((r) => ({
-      urn: q.urn,
-      entityType: q.entityType,
-      aspect: q.aspect,
-      timestampMillis: r.timestamp_millis,
-      value: JSON.parse(r.value) as Record<string, unknown>,
-      ...(r.system_metadata ? { systemMetadata: JSON.parse(r.system_metadata) as SystemMetadata } : {}),
-    }))
+    return this.series.timeseries(q)
+  }
+
+  async timeseriesCounts(index: TimeseriesIndex, endTimeMillis: number): Promise<TimeseriesCounts> {
+    return this.series.counts(index, endTimeMillis)
+  }
+
+  async truncateTimeseries(index: TimeseriesIndex, endTimeMillis: number, limit: number): Promise<number> {
+    if (this.closed) throw new UnavailableError('the metadata store is closed')
+    return this.series.truncate(index, endTimeMillis, limit)
+  }
+
+  async timeseriesSizes(): Promise<TimeseriesIndexSize[]> {
+    return this.series.sizes()
+  }
+
+  async taskNodeId(): Promise<string> {
+    return this.series.nodeId()
+  }
+
+  async createTask(task: NewTask): Promise<StoredTask> {
+    return this.series.createTask(task)
+  }
+
+  async updateTask(nodeId: string, taskId: number, update: TaskUpdate): Promise<void> {
+    if (this.closed) throw new UnavailableError('the metadata store is closed')
+    this.series.updateTask(nodeId, taskId, update)
+  }
+
+  async task(nodeId: string, taskId: number): Promise<StoredTask | undefined> {
+    return this.series.task(nodeId, taskId)
+  }
+
+  async tasksInState(state: TaskState): Promise<StoredTask[]> {
+    return this.series.tasksInState(state)
   }
 
   async scan(q: AspectScan): Promise<StoredAspect[]> {
@@ -394,7 +452,6 @@ function toStored(r: AspectRow): StoredAspect {
 }
 
 function prepare(db: Database.Database) {
-  const typeFilter = `(? = 1 OR type IN (SELECT value FROM json_each(?)))`
   return {
     exists: db.prepare('SELECT 1 FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0'),
     latestOne: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0'),
@@ -430,26 +487,9 @@ function prepare(db: Database.Database) {
     ),
     head: db.prepare('SELECT MAX(seq) AS seq FROM change_log'),
     changes: db.prepare('SELECT * FROM change_log WHERE seq > ? ORDER BY seq LIMIT ?'),
-    countOut: db.prepare(
-      `SELECT COUNT(*) AS n FROM (SELECT DISTINCT type, destination FROM edges WHERE source = ? AND ${typeFilter})`,
-    ),
-    pageOut: db.prepare(
-      `SELECT DISTINCT type, destination AS entity FROM edges WHERE source = ? AND ${typeFilter} ORDER BY type, destination LIMIT ? OFFSET ?`,
-    ),
-    countIn: db.prepare(
-      `SELECT COUNT(*) AS n FROM (SELECT DISTINCT type, source FROM edges WHERE destination = ? AND ${typeFilter})`,
-    ),
-    pageIn: db.prepare(
-      `SELECT DISTINCT type, source AS entity FROM edges WHERE destination = ? AND ${typeFilter} ORDER BY type, source LIMIT ? OFFSET ?`,
-    ),
     upsertTimeseries: db.prepare(
       `INSERT OR REPLACE INTO timeseries (entity_type, aspect, urn, timestamp_millis, partition_key, message_id, value, system_metadata)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    timeseriesRange: db.prepare(
-      `SELECT timestamp_millis, value, system_metadata FROM timeseries
-       WHERE entity_type = ? AND aspect = ? AND urn = ? AND timestamp_millis BETWEEN ? AND ?
-       ORDER BY timestamp_millis DESC LIMIT ?`,
     ),
     scan: db.prepare(
       `SELECT * FROM metadata_aspect_v2 WHERE version = 0

@@ -5,6 +5,8 @@
  */
 import type { AuditStamp } from '@catalog/core'
 import type { Test } from 'tap'
+import { runGraphContract } from './contract-graph.js'
+import { runTimeseriesContract } from './contract-timeseries.js'
 import type { EdgeTarget, MetadataStore, Mutation, WriteBatch } from './port.js'
 
 export interface StoreFactory {
@@ -432,6 +434,8 @@ export function runStoreContract(t: Test, name: string, factory: StoreFactory): 
       t.equal(await store.version(DS, 'ownership', 1), undefined, 'no new version')
     })
 
+    runTimeseriesContract(t, () => store, factory)
+
     if (factory.reopen) {
       const reopen = factory.reopen
       t.test('writes survive a close and reopen', async (t) => {
@@ -448,4 +452,5 @@ export function runStoreContract(t: Test, name: string, factory: StoreFactory): 
       })
     }
   })
+  runGraphContract(t, name, factory)
 }

@@ -1,7 +1,12 @@
 import type { Registry } from '@catalog/core'
 import type { MetadataStore } from '@catalog/store'
 import { type AfterWrite, IngestService } from './ingest-service.js'
+import { type LineageLimits, LineageService } from './lineage-service.js'
+import { MetadataTestsService } from './metadata-tests-service.js'
+import { OperationsService } from './operations-service.js'
 import { ReadService } from './read-service.js'
+import { TaskRunner } from './tasks-service.js'
+import { TimeseriesService } from './timeseries-service.js'
 
 /** The metadata service's domain services, shared by REST routes and (in one process) GraphQL. */
 export interface MetadataServices {
@@ -9,17 +14,36 @@ export interface MetadataServices {
   readonly store: MetadataStore
   readonly ingest: IngestService
   readonly reads: ReadService
+  readonly lineage: LineageService
+  readonly timeseries: TimeseriesService
+  readonly tasks: TaskRunner
+  readonly operations: OperationsService
+  readonly metadataTests: MetadataTestsService
+}
+
+/** Optional settings of the services (from the config at boot). */
+export interface MetadataServicesOptions {
+  /** Bounds of multi-hop lineage; `DEFAULT_LINEAGE_LIMITS` when absent. */
+  readonly lineage?: LineageLimits
 }
 
 export function createMetadataServices(
   registry: Registry,
   store: MetadataStore,
   afterWrite?: AfterWrite,
+  options: MetadataServicesOptions = {},
 ): MetadataServices {
+  const ingest = new IngestService(registry, store, afterWrite)
+  const tasks = new TaskRunner(store)
   return {
     registry,
     store,
-    ingest: new IngestService(registry, store, afterWrite),
+    ingest,
+    timeseries: new TimeseriesService(registry, store),
+    tasks,
+    operations: new OperationsService(registry, store, tasks, afterWrite),
+    metadataTests: new MetadataTestsService(registry, store, ingest),
     reads: new ReadService(registry, store),
+    lineage: new LineageService(registry, store, options.lineage),
   }
 }

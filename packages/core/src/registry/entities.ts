@@ -447,4 +447,11 @@ export const ENTITIES: readonly EntitySpec[] = [
     keyFields: [str('id')],
     aspects: ['ownershipTypeInfo', 'status'],
   },
+  {
+    name: 'dataHubAccessToken',
+    keyAspect: 'dataHubAccessTokenKey',
+    keyFields: [str('id')],
+    graphqlType: 'ACCESS_TOKEN',
+    aspects: ['dataHubAccessTokenInfo'],
+  },
 ]

@@ -161,6 +161,7 @@ export class Registry {
       throw new ValidationError(`Failed to validate record with class ${spec.record}: ${problems.join('\n')}`)
     }
     for (const rel of spec.relationships ?? []) checkRelationshipTargets(spec, rel, value)
+    spec.check?.(value, this)
     return value
   }
 

@@ -63,6 +63,17 @@ export interface AspectSpec {
   readonly timeseries?: boolean
   readonly searchable?: readonly SearchableField[]
   readonly relationships?: readonly RelationshipField[]
+  /**
+   * A check beyond the schema, run after it passes (e.g. a test definition's language);
+   * throws a ValidationError.
+   */
+  readonly check?: (value: Record<string, unknown>, registry: AspectCheckLookup) => void
+}
+
+/** What an aspect's `check` may ask of the registry. */
+export interface AspectCheckLookup {
+  findEntity(name: string): EntitySpec | undefined
+  hasAspect(entity: EntitySpec, aspectName: string): boolean
 }
 
 /** One member of an entity key: a URN tuple member. */

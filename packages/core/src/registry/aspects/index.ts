@@ -4,6 +4,7 @@
  * derived from the entity specs elsewhere.
  */
 import type { AspectSpec } from '../types.js'
+import { ACCESS_TOKEN_ASPECTS } from './access-token.js'
 import { CHART_DASHBOARD_ASPECTS } from './chart-dashboard.js'
 import { COMMON_ASPECTS } from './common.js'
 import { DATAJOB_ASPECTS } from './datajob.js'
@@ -30,4 +31,5 @@ export const ASPECTS: readonly AspectSpec[] = [
   ...ML_MODEL_ASPECTS,
   ...DATAJOB_ASPECTS,
   ...MISC_ASPECTS,
+  ...ACCESS_TOKEN_ASPECTS,
 ]

@@ -1,6 +1,7 @@
 /** Platform, container, domain, assertion, query, post, test and ownership-type aspects. */
 import { Type } from '@sinclair/typebox'
 import { AuditStamp, Enum, Opt, StringMap, TimeStamp, UrnString } from '../schema-kit.js'
+import { checkTestInfo } from '../test-definition.js'
 import type { AspectSpec } from '../types.js'
 import {
   AnyRecord,
@@ -220,6 +221,7 @@ const testInfo: AspectSpec = {
     source: Opt(AnyRecord),
     schedule: Opt(AnyRecord),
   }),
+  check: checkTestInfo,
   searchable: [
     { path: 'name', fieldName: 'name', type: 'TEXT_PARTIAL' },
     { path: 'category', fieldName: 'category', type: 'KEYWORD', addToFilters: true },

@@ -1,0 +1,136 @@
+import {
+  type CatalogError,
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+  OverloadedError,
+  PreconditionError,
+  type Registry,
+  UnauthorizedError,
+  UnavailableError,
+  ValidationError,
+} from '@catalog/core'
+import type { AspectValue, EntityAspects, MetadataClient, MetadataProposal } from './metadata-client.js'
+
+/** URNs per `/entitiesV2?ids=List(...)` call, to keep URLs short. */
+const BATCH = 50
+
+const enc = encodeURIComponent
+
+/**
+ * {@link MetadataClient} over the metadata service's REST endpoints (split mode). The
+ * caller's `Authorization` header is forwarded, so the metadata service authenticates the
+ * same token and stamps writes with the same actor.
+ */
+export class HttpMetadataClient implements MetadataClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly registry: Registry,
+    private readonly authorization?: string,
+    private readonly timeoutMs = 30_000,
+  ) {}
+
+  async getEntities(
+    urns: readonly string[],
+    aspects: readonly string[],
+  ): Promise<Map<string, EntityAspects>> {
+    const out = new Map<string, EntityAspects>()
+    if (urns.length === 0) return out
+    const entity = this.registry.resolveUrn(urns[0] as string).entity
+    const wanted = aspects.filter((a) => this.registry.hasAspect(entity, a))
+    for (let i = 0; i < urns.length; i += BATCH) {
+      const chunk = urns.slice(i, i + BATCH)
+      const query = `ids=List(${chunk.map(enc).join(',')})${wanted.length > 0 ? `&aspects=List(${wanted.join(',')})` : ''}`
+      const body = (await this.call('GET', `/entitiesV2?${query}`)) as {
+        results: Record<string, { aspects: Record<string, { value: AspectValue }> }>
+        errors: Record<string, { message?: string }>
+      }
+      for (const urn of chunk) {
+        const failed = body.errors?.[urn]
+        if (failed) throw new InvalidInputError(failed.message ?? `cannot read ${urn}`)
+        const values: Record<string, AspectValue> = {}
+        for (const [name, enveloped] of Object.entries(body.results?.[urn]?.aspects ?? {})) {
+          if (name !== entity.keyAspect) values[name] = enveloped.value
+        }
+        out.set(urn, { urn, entityType: entity.name, aspects: values })
+      }
+    }
+    return out
+  }
+
+  async exists(urn: string): Promise<boolean> {
+    const key = this.registry.resolveUrn(urn).entity.keyAspect
+    return (await this.aspect(urn, key, 0)) !== undefined
+  }
+
+  async getAspectVersion(urn: string, aspect: string, version: number): Promise<AspectValue | undefined> {
+    return this.aspect(urn, aspect, version)
+  }
+
+  async ingestProposals(proposals: readonly MetadataProposal[], _actor: string): Promise<void> {
+    await this.call('POST', '/aspects?action=ingestProposalBatch', { proposals })
+  }
+
+  private async aspect(urn: string, aspect: string, version: number): Promise<AspectValue | undefined> {
+    const path = `/aspects/${enc(urn)}?aspect=${enc(aspect)}&version=${version}`
+    const body = (await this.call('GET', path, undefined, true)) as
+      | { aspect: Record<string, AspectValue> }
+      | undefined
+    return body ? Object.values(body.aspect)[0] : undefined
+  }
+
+  private async call(method: string, path: string, payload?: unknown, notFoundIsEmpty = false): Promise<unknown> {
+    const headers: Record<string, string> = { 'x-restli-protocol-version': '2.0.0' }
+    if (this.authorization) headers.authorization = this.authorization
+    if (payload !== undefined) headers['content-type'] = 'application/json'
+    let response: Response
+    try {
+      response = await fetch(this.baseUrl + path, {
+        method,
+        headers,
+        ...(payload !== undefined ? { body: JSON.stringify(payload) } : {}),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      })
+    } catch (err) {
+      throw new UnavailableError(`the metadata service at ${this.baseUrl} did not answer`, { cause: err })
+    }
+    const text = await response.text()
+    if (response.status === 404 && notFoundIsEmpty) return undefined
+    if (!response.ok) throw errorFor(response.status, messageOf(text) ?? `HTTP ${response.status}`)
+    return text.length > 0 ? JSON.parse(text) : undefined
+  }
+}
+
+function messageOf(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as { message?: unknown }
+    return typeof body.message === 'string' ? body.message : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The domain error for a metadata-service error status (its Rest.li body's message kept). */
+function errorFor(status: number, message: string): CatalogError {
+  switch (status) {
+    case 400:
+      return new InvalidInputError(message)
+    case 401:
+      return new UnauthorizedError(message)
+    case 403:
+      return new ForbiddenError(message)
+    case 404:
+      return new NotFoundError(message)
+    case 409:
+      return new ConflictError(message)
+    case 412:
+      return new PreconditionError(message)
+    case 422:
+      return new ValidationError(message)
+    case 429:
+      return new OverloadedError(message)
+    default:
+      return new UnavailableError(`the metadata service failed (HTTP ${status}): ${message}`)
+  }
+}

@@ -1,0 +1,42 @@
+import type { MetadataServices } from '@catalog/metadata-service'
+import type { AspectValue, EntityAspects, MetadataClient, MetadataProposal } from './metadata-client.js'
+
+/** {@link MetadataClient} over the metadata services of this process. */
+export class InProcessMetadataClient implements MetadataClient {
+  constructor(private readonly services: MetadataServices) {}
+
+  async getEntities(
+    urns: readonly string[],
+    aspects: readonly string[],
+  ): Promise<Map<string, EntityAspects>> {
+    const out = new Map<string, EntityAspects>()
+    if (urns.length === 0) return out
+    const { registry, store } = this.services
+    const entity = registry.resolveUrn(urns[0] as string).entity
+    const wanted = [...new Set([entity.keyAspect, ...aspects.filter((a) => registry.hasAspect(entity, a))])]
+    const rows = await store.latest(urns, wanted)
+    for (const urn of urns) {
+      const values: Record<string, AspectValue> = {}
+      let exists = false
+      for (const row of rows.get(urn) ?? []) {
+        if (row.aspect === entity.keyAspect) exists = true
+        else values[row.aspect] = row.value
+      }
+      out.set(urn, { urn, entityType: entity.name, aspects: values, exists })
+    }
+    return out
+  }
+
+  async exists(urn: string): Promise<boolean> {
+    const entity = this.services.registry.resolveUrn(urn).entity
+    return this.services.store.exists(urn, entity.keyAspect)
+  }
+
+  async getAspectVersion(urn: string, aspect: string, version: number): Promise<AspectValue | undefined> {
+    return (await this.services.store.version(urn, aspect, version))?.value
+  }
+
+  async ingestProposals(proposals: readonly MetadataProposal[], actor: string): Promise<void> {
+    await this.services.ingest.ingestProposals(proposals, actor)
+  }
+}

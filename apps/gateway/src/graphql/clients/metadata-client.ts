@@ -1,0 +1,38 @@
+/** An aspect value as stored (a JSON object). */
+export type AspectValue = Record<string, unknown>
+
+/** The latest aspects of one entity, as the GraphQL resolvers read them. */
+export interface EntityAspects {
+  readonly urn: string
+  readonly entityType: string
+  /** Latest value of each requested aspect the entity has. */
+  readonly aspects: Readonly<Record<string, AspectValue>>
+  /** Whether the entity's key aspect row exists; undefined when the client cannot tell cheaply. */
+  readonly exists?: boolean
+}
+
+/** A metadata change proposal (MCP), as `/aspects?action=ingestProposal` takes it. */
+export interface MetadataProposal {
+  readonly entityType: string
+  readonly entityUrn: string
+  readonly changeType: 'UPSERT' | 'DELETE'
+  readonly aspectName: string
+  readonly aspect?: { readonly value: string; readonly contentType: string }
+}
+
+/**
+ * What the GraphQL resolvers need from the metadata service. One implementation calls the
+ * in-process services (one-process mode), the other the metadata service's REST endpoints
+ * (split mode), so both modes give the same answers and every write takes the REST path:
+ * versions, edges, the change log and search all follow.
+ */
+export interface MetadataClient {
+  /** Latest `aspects` of entities of ONE entity type (names the type does not have are skipped). */
+  getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, EntityAspects>>
+  /** True when the entity's key aspect exists. */
+  exists(urn: string): Promise<boolean>
+  /** One version of one aspect (0 = latest); undefined when there is no such row. */
+  getAspectVersion(urn: string, aspect: string, version: number): Promise<AspectValue | undefined>
+  /** Applies proposals all-or-nothing, stamped with `actor`. */
+  ingestProposals(proposals: readonly MetadataProposal[], actor: string): Promise<void>
+}

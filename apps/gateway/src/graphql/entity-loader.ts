@@ -1,0 +1,88 @@
+import type { Registry } from '@catalog/core'
+import type { EntityAspects, MetadataClient } from './clients/metadata-client.js'
+
+/** An entity as loaded for one request: its aspects and its key members (from the URN). */
+export interface LoadedEntity extends EntityAspects {
+  readonly key: Readonly<Record<string, string>>
+}
+
+interface Waiting {
+  readonly urn: string
+  readonly key: Readonly<Record<string, string>>
+  readonly resolve: (entity: LoadedEntity) => void
+  readonly reject: (err: unknown) => void
+}
+
+/**
+ * Per-request batching loader (the N+1 guard): every entity asked for during one turn of
+ * the event loop is read with one `getEntities` call per entity type, and each URN is read
+ * at most once per request (until {@link clear}, which mutations call after writing).
+ */
+export class EntityLoader {
+  private readonly cache = new Map<string, Promise<LoadedEntity>>()
+  private pending = new Map<string, Waiting[]>()
+  private scheduled = false
+  /** Number of `getEntities` calls made (observability and tests). */
+  batches = 0
+
+  constructor(
+    private readonly client: MetadataClient,
+    private readonly registry: Registry,
+    private readonly aspectsFor: (entityType: string) => readonly string[],
+  ) {}
+
+  /** The entity `urn` (a missing entity loads with no aspects); a malformed URN rejects. */
+  load(urn: string): Promise<LoadedEntity> {
+    const cached = this.cache.get(urn)
+    if (cached) return cached
+    let promise: Promise<LoadedEntity>
+    try {
+      const ref = this.registry.resolveUrn(urn)
+      promise = new Promise<LoadedEntity>((resolve, reject) => {
+        const group = this.pending.get(ref.entity.name) ?? []
+        group.push({ urn, key: ref.key, resolve, reject })
+        this.pending.set(ref.entity.name, group)
+      })
+      this.schedule()
+    } catch (err) {
+      promise = Promise.reject(err)
+    }
+    this.cache.set(urn, promise)
+    return promise
+  }
+
+  /** Forgets everything read so far (after a write). */
+  clear(): void {
+    this.cache.clear()
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return
+    this.scheduled = true
+    setImmediate(() => this.dispatch())
+  }
+
+  private dispatch(): void {
+    this.scheduled = false
+    const groups = this.pending
+    this.pending = new Map()
+    for (const [entityType, waiting] of groups) {
+      this.batches++
+      const urns = [...new Set(waiting.map((w) => w.urn))]
+      this.client.getEntities(urns, this.aspectsFor(entityType)).then(
+        (found) => {
+          for (const w of waiting) {
+            const entity = found.get(w.urn) ?? { urn: w.urn, entityType, aspects: {} }
+            w.resolve({ ...entity, key: w.key })
+          }
+        },
+        (err: unknown) => {
+          for (const w of waiting) {
+            this.cache.delete(w.urn)
+            w.reject(err)
+          }
+        },
+      )
+    }
+  }
+}

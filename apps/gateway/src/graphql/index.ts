@@ -1,0 +1,80 @@
+import type { TokenService } from '@catalog/auth'
+import { ROOT_ACTOR, type Registry } from '@catalog/core'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { Type } from '@sinclair/typebox'
+import mercurius from 'mercurius'
+import type { MetadataClient } from './clients/metadata-client.js'
+import { type CatalogContext, EntityGraph } from './context.js'
+import { formatGraphqlErrors } from './errors.js'
+import { GRAPHQL_LIMITS, queryLimitsRule } from './limits.js'
+import { buildResolvers } from './resolvers.js'
+import { TYPE_DEFS } from './schema/index.js'
+
+/** Where GraphQL is served (DataHub GMS's path). */
+export const GRAPHQL_PATH = '/api/graphql'
+
+const GraphqlResponseSchema = Type.Object({
+  data: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  errors: Type.Optional(
+    Type.Array(
+      Type.Object({
+        message: Type.String(),
+        locations: Type.Optional(Type.Array(Type.Object({ line: Type.Integer(), column: Type.Integer() }))),
+        path: Type.Optional(Type.Array(Type.Union([Type.String(), Type.Integer()]))),
+        extensions: Type.Optional(
+          Type.Object(
+            { code: Type.Integer(), type: Type.String(), classification: Type.String() },
+            { additionalProperties: true },
+          ),
+        ),
+      }),
+    ),
+  ),
+  extensions: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+})
+
+export interface GraphqlOptions {
+  /** The metadata client serving one request (the HTTP one forwards the request's Authorization). */
+  readonly clientFor: (request: FastifyRequest) => MetadataClient
+  readonly registry: Registry
+  readonly tokens?: TokenService
+}
+
+/**
+ * GraphQL at `POST /api/graphql` (and GET for queries), DataHub's schema subset, served by
+ * mercurius in its own encapsulated context (its error handler stays here). Introspection is
+ * on; depth, field count and token count are bounded (see {@link GRAPHQL_LIMITS}).
+ */
+export async function graphqlRoutes(app: FastifyInstance, options: GraphqlOptions): Promise<void> {
+  app.addHook('onRoute', (route) => {
+    if (route.url !== GRAPHQL_PATH) return
+    // DataHub's numeric `extensions.code` and integer path members (mercurius types both as strings).
+    route.schema = { ...route.schema, response: { '2xx': GraphqlResponseSchema }, tags: ['graphql'] }
+  })
+  await app.register(mercurius, {
+    schema: TYPE_DEFS,
+    resolvers: buildResolvers() as never,
+    path: GRAPHQL_PATH,
+    graphiql: false,
+    allowBatchedQueries: false,
+    validationRules: [queryLimitsRule()],
+    graphql: { parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens } },
+    errorFormatter: formatGraphqlErrors as never,
+    context: (request: FastifyRequest): CatalogContext => {
+      const client = options.clientFor(request)
+      return {
+        actor: request.actor ?? ROOT_ACTOR,
+        client,
+        registry: options.registry,
+        graph: new EntityGraph(client, options.registry),
+        ...(options.tokens ? { tokens: options.tokens } : {}),
+        log: request.log,
+      }
+    },
+  })
+}
+
+export { HttpMetadataClient } from './clients/http-client.js'
+export { InProcessMetadataClient } from './clients/in-process-client.js'
+export type { MetadataClient } from './clients/metadata-client.js'
+export { GRAPHQL_LIMITS } from './limits.js'

@@ -1,0 +1,41 @@
+import { DATASET_MAPPING } from './dataset.js'
+import {
+  ACCESS_TOKEN_MAPPING,
+  CHART_MAPPING,
+  DASHBOARD_MAPPING,
+  DATA_PLATFORM_MAPPING,
+  GLOSSARY_TERM_MAPPING,
+  OWNERSHIP_TYPE_MAPPING,
+  TAG_MAPPING,
+} from './entities.js'
+import { CORP_GROUP_MAPPING, CORP_USER_MAPPING } from './identity.js'
+import {
+  ML_FEATURE_MAPPING,
+  ML_FEATURE_TABLE_MAPPING,
+  ML_MODEL_GROUP_MAPPING,
+  ML_MODEL_MAPPING,
+  ML_PRIMARY_KEY_MAPPING,
+} from './ml.js'
+import type { EntityMapping } from './types.js'
+
+/** Registry entity name -> its GraphQL mapping: every entity type the GraphQL API serves. */
+export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map([
+  ['dataset', DATASET_MAPPING],
+  ['tag', TAG_MAPPING],
+  ['corpuser', CORP_USER_MAPPING],
+  ['corpGroup', CORP_GROUP_MAPPING],
+  ['chart', CHART_MAPPING],
+  ['dashboard', DASHBOARD_MAPPING],
+  ['glossaryTerm', GLOSSARY_TERM_MAPPING],
+  ['dataPlatform', DATA_PLATFORM_MAPPING],
+  ['ownershipType', OWNERSHIP_TYPE_MAPPING],
+  ['dataHubAccessToken', ACCESS_TOKEN_MAPPING],
+  ['mlFeature', ML_FEATURE_MAPPING],
+  ['mlPrimaryKey', ML_PRIMARY_KEY_MAPPING],
+  ['mlFeatureTable', ML_FEATURE_TABLE_MAPPING],
+  ['mlModel', ML_MODEL_MAPPING],
+  ['mlModelGroup', ML_MODEL_GROUP_MAPPING],
+])
+
+export type { Mapped } from './common.js'
+export type { EntityMapping, FieldContext, FieldFn } from './types.js'

@@ -1,0 +1,91 @@
+import {
+  ACCESS_TOKEN_DURATIONS,
+  ACCESS_TOKEN_INFO_ASPECT,
+  accessTokenUrn,
+  type TokenService,
+  tokenDeleteProposal,
+  tokenInfoProposal,
+} from '@catalog/auth'
+import { ForbiddenError, InvalidInputError, NotFoundError, ROOT_ACTOR, UnavailableError } from '@catalog/core'
+import type { CatalogContext } from '../context.js'
+import type { EntitySource } from '../mappers/common.js'
+import { resolveInput, write } from './support.js'
+
+/** DataHub's authorization message. */
+export const UNAUTHORIZED_MESSAGE = 'Unauthorized to perform this action. Please contact your DataHub administrator.'
+
+interface CreateAccessTokenInput {
+  readonly type: 'PERSONAL'
+  readonly actorUrn: string
+  readonly duration: string
+  readonly name: string
+  readonly description?: string | null
+}
+
+function tokensOf(ctx: CatalogContext): TokenService {
+  if (!ctx.tokens) throw new UnavailableError('Access tokens are not available: this server has no signing secret')
+  return ctx.tokens
+}
+
+/**
+ * `createAccessToken` (DataHub's shape): mints a token for `actorUrn`, stores its
+ * `dataHubAccessToken` entity and returns the token once. A user mints tokens for itself;
+ * the root user (`urn:li:corpuser:datahub`, the admin token's actor) for anyone.
+ */
+async function createAccessToken(
+  _: unknown,
+  { input }: { input: CreateAccessTokenInput },
+  ctx: CatalogContext,
+): Promise<{ accessToken: string; metadata: EntitySource }> {
+  const tokens = tokensOf(ctx)
+  const actor = resolveInput(ctx, input.actorUrn)
+  if (actor.entity.name !== 'corpuser') {
+    throw new InvalidInputError(`Failed to create access token: actorUrn ${input.actorUrn} is not a corpuser urn`)
+  }
+  if (ctx.actor !== actor.urn && ctx.actor !== ROOT_ACTOR) throw new ForbiddenError(UNAUTHORIZED_MESSAGE)
+  const ttlMs = ACCESS_TOKEN_DURATIONS[input.duration]
+  if (ttlMs === undefined) throw new InvalidInputError(`Unknown access token duration ${input.duration}`)
+  const issued = tokens.issue({
+    actorUrn: actor.urn,
+    ownerUrn: ctx.actor,
+    ttlMs,
+    name: input.name,
+    ...(input.description != null ? { description: input.description } : {}),
+  })
+  await write(ctx, [tokenInfoProposal(issued.id, issued.info)])
+  return { accessToken: issued.accessToken, metadata: { urn: accessTokenUrn(issued.id) } }
+}
+
+/**
+ * `revokeAccessToken(tokenId)`: hard-deletes the token entity, so every process that
+ * verifies tokens refuses it. Its owner, its actor or the root user may revoke it.
+ */
+async function revokeAccessToken(
+  _: unknown,
+  { tokenId }: { tokenId: string },
+  ctx: CatalogContext,
+): Promise<boolean> {
+  const urn = resolveInput(ctx, accessTokenUrn(tokenId)).urn
+  const entity = (await ctx.client.getEntities([urn], [ACCESS_TOKEN_INFO_ASPECT])).get(urn)
+  const info = entity?.aspects[ACCESS_TOKEN_INFO_ASPECT]
+  if (!info) throw new NotFoundError(`Access token ${tokenId} does not exist`)
+  if (ctx.actor !== info.ownerUrn && ctx.actor !== info.actorUrn && ctx.actor !== ROOT_ACTOR) {
+    throw new ForbiddenError(UNAUTHORIZED_MESSAGE)
+  }
+  await write(ctx, [tokenDeleteProposal(tokenId)])
+  ctx.tokens?.forget(tokenId)
+  return true
+}
+
+/** `getAccessTokenMetadata(token)`: the stored record of a valid (unexpired, unrevoked) token. */
+async function getAccessTokenMetadata(
+  _: unknown,
+  { token }: { token: string },
+  ctx: CatalogContext,
+): Promise<EntitySource> {
+  const principal = await tokensOf(ctx).authenticate(`Bearer ${token}`)
+  return { urn: accessTokenUrn(principal.tokenId) }
+}
+
+export const accessTokenMutations = { createAccessToken, revokeAccessToken }
+export const accessTokenQueries = { getAccessTokenMetadata }

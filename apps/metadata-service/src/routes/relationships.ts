@@ -1,0 +1,70 @@
+import { type CatalogServer, RestliErrorSchema, restliList } from '@catalog/http-kit'
+import { Type } from '@sinclair/typebox'
+import {
+  LineageBodySchema,
+  LineageQuerySchema,
+  LineageResponseSchema,
+  RelationshipsQuerySchema,
+  RelationshipsResponseSchema,
+} from '../schemas/relationships.js'
+import type { LineageService } from '../services/lineage-service.js'
+
+const errors = { 400: RestliErrorSchema }
+
+/** `/relationships` (one hop, DataHub's resource) and multi-hop lineage (action and GET form). */
+export async function relationshipRoutes(
+  app: CatalogServer,
+  { lineage }: { readonly lineage: LineageService },
+): Promise<void> {
+  app.get(
+    '/relationships',
+    {
+      schema: {
+        summary: 'Entities at the other end of an entity\u2019s edges of the given relationship types',
+        description:
+          'Distinct (type, entity) pairs ordered by type, then entity URN. `count` is the number returned, `total` the number on all pages.',
+        tags: ['relationships'],
+        querystring: RelationshipsQuerySchema,
+        response: { 200: RelationshipsResponseSchema, ...errors },
+      },
+    },
+    async (request) =>
+      lineage.relationships({
+        urn: request.query.urn,
+        direction: request.query.direction,
+        types: restliList(request.url, 'types'),
+        start: request.query.start,
+        count: request.query.count,
+      }),
+  )
+
+  app.post(
+    '/relationships',
+    {
+      constraints: { action: 'getLineage' },
+      schema: {
+        summary: 'Multi-hop lineage, bounded by hops, a node budget and a time budget',
+        description:
+          'Breadth-first over every lineage relationship of the registry (DownstreamOf, Consumes, Produces, Contains, DerivedFrom, MemberOf, TrainedBy, ...), each in its own direction. Results are ordered by degree, then URN, each with one shortest path. Soft-deleted entities are skipped unless includeSoftDeleted.',
+        tags: ['relationships'],
+        querystring: Type.Object({ action: Type.Literal('getLineage') }),
+        body: LineageBodySchema,
+        response: { 200: Type.Object({ value: LineageResponseSchema }), ...errors },
+      },
+    },
+    async (request) => ({ value: await lineage.lineage(request.body) }),
+  )
+
+  app.get(
+    '/lineage',
+    {
+      schema: {
+        summary: 'Multi-hop lineage (GET form of /relationships?action=getLineage, unwrapped)',
+        tags: ['relationships'],
+        querystring: LineageQuerySchema,
+        response: { 200: LineageResponseSchema, ...errors },
+      },
+    },
+    async (request) => lineage.lineage(request.query),
+  )
+}

@@ -1,0 +1,55 @@
+import { type ChangeLogEntry, UnavailableError } from '@catalog/core'
+
+/** One page of the metadata change log and the log's newest position. */
+export interface ChangePage {
+  readonly head: number
+  readonly entries: readonly ChangeLogEntry[]
+}
+
+/** Where the search service reads the change log from. */
+export interface ChangeSource {
+  /** Entries with `seq > after`, in order, at most `limit`, and the head position. */
+  changes(after: number, limit: number): Promise<ChangePage>
+}
+
+/** The part of the metadata store a change source needs (structural: no store dependency). */
+export interface ChangeLogReader {
+  changes(after: number, limit: number): Promise<ChangeLogEntry[]>
+  head(): Promise<number>
+}
+
+/** Reads the change log straight from the metadata store (one process). */
+export function storeChangeSource(store: ChangeLogReader): ChangeSource {
+  return {
+    async changes(after, limit) {
+      const entries = await store.changes(after, limit)
+      const last = entries.at(-1)?.seq ?? after
+      return { head: Math.max(last, entries.length < limit ? last : await store.head()), entries }
+    },
+  }
+}
+
+/**
+ * Reads the change log from the metadata service's `GET /internal/changes` (split mode). A
+ * metadata service that does not answer is an {@link UnavailableError}.
+ */
+export function httpChangeSource(metadataUrl: string, timeoutMs = 10_000): ChangeSource {
+  const base = metadataUrl.replace(/\/+$/, '')
+  return {
+    async changes(after, limit) {
+      let res: Response
+      try {
+        res = await fetch(`${base}/internal/changes?after=${after}&limit=${limit}`, {
+          signal: AbortSignal.timeout(timeoutMs),
+        })
+      } catch (err) {
+        throw new UnavailableError(`the metadata service at ${base} did not answer`, { cause: err })
+      }
+      if (!res.ok) {
+        await res.arrayBuffer()
+        throw new UnavailableError(`the metadata service at ${base} answered ${res.status} to /internal/changes`)
+      }
+      return (await res.json()) as ChangePage
+    },
+  }
+}

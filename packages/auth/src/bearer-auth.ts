@@ -1,0 +1,52 @@
+import '@catalog/http-kit'
+import { ROOT_ACTOR } from '@catalog/core'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { TokenService } from './token-service.js'
+
+/** Paths anyone may read without a token: health, readiness, `/config` and the API docs. */
+export function isPublicPath(url: string): boolean {
+  const q = url.indexOf('?')
+  let path = q < 0 ? url : url.slice(0, q)
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
+  return (
+    path === '/health' ||
+    path === '/ready' ||
+    path === '/config' ||
+    path === '/restli/docs' ||
+    path.startsWith('/restli/docs/')
+  )
+}
+
+export interface BearerAuthOptions {
+  /** False when CATALOG_AUTH=off: every request acts as the root user. */
+  readonly enabled: boolean
+  /** Required when enabled. */
+  readonly tokens?: TokenService
+}
+
+/**
+ * Requires a valid bearer token on every route except the public ones and sets
+ * `request.actor` from it. A missing, malformed, expired or revoked token fails with an
+ * `UnauthorizedError`, which the context's error handler turns into a 401 (the DataHub
+ * error body for REST, an `UNAUTHORIZED` error for GraphQL). With auth off, the actor is
+ * the root user.
+ */
+export const bearerAuth = fp(
+  async (app: FastifyInstance, options: BearerAuthOptions) => {
+    const tokens = options.tokens
+    if (!options.enabled || !tokens) {
+      if (options.enabled) throw new Error('bearerAuth: enabled without a TokenService')
+      app.addHook('onRequest', async (request) => {
+        request.actor = ROOT_ACTOR
+      })
+      return
+    }
+    app.addHook('onRequest', async (request) => {
+      if (isPublicPath(request.url)) return
+      const principal = await tokens.authenticate(request.headers.authorization)
+      request.actor = principal.actor
+    })
+  },
+  { name: 'catalog-bearer-auth' },
+)

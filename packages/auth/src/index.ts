@@ -1,0 +1,7 @@
+export * from './bearer-auth.js'
+export * from './bootstrap.js'
+export * from './jwt.js'
+export * from './secret.js'
+export * from './token-records.js'
+export * from './token-service.js'
+export * from './ttl.js'

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto'
+import { InvalidInputError, parseUrn, UnauthorizedError, UnavailableError } from '@catalog/core'
+import { signJwt, TOKEN_ISSUER, type TokenClaims, verifyJwt } from './jwt.js'
+
+/** The `dataHubAccessTokenInfo` aspect: the stored record of a minted token. */
+export interface AccessTokenInfo {
+  readonly name: string
+  readonly actorUrn: string
+  readonly ownerUrn: string
+  readonly createdAt: number
+  readonly expiresAt?: number
+  readonly description?: string
+}
+
+/** What to mint. */
+export interface IssueRequest {
+  /** The actor the token acts as. */
+  readonly actorUrn: string
+  /** Who asked for it. */
+  readonly ownerUrn: string
+  /** Lifetime in ms; null for no expiry. */
+  readonly ttlMs: number | null
+  readonly name: string
+  readonly description?: string
+}
+
+/** A freshly signed token and the record to store for it. */
+export interface IssuedToken {
+  readonly accessToken: string
+  readonly id: string
+  readonly info: AccessTokenInfo
+}
+
+/** The authenticated caller. */
+export interface Principal {
+  readonly actor: string
+  readonly tokenId: string
+  readonly claims: TokenClaims
+}
+
+/**
+ * Answers whether the token entity `tokenId` still exists (it is deleted on revocation).
+ * `token` is the raw bearer token, for checks that must present it to another service.
+ * Throws an {@link UnavailableError} when it cannot tell.
+ */
+export type ActiveCheck = (tokenId: string, token: string) => Promise<boolean>
+
+export interface TokenServiceOptions {
+  /** How long a token's active/revoked state is cached, ms (default 5000). */
+  readonly cacheTtlMs?: number
+  /** Most cached token states (default 10000). */
+  readonly cacheSize?: number
+  readonly now?: () => number
+}
+
+const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i
+
+/**
+ * Signs and verifies access tokens: HS256 JWTs carrying the actor URN, a token id and an
+ * expiry. A token is valid while its signature and expiry check out AND its
+ * `dataHubAccessToken` entity exists; that last answer is cached for a few seconds, so a
+ * revocation is seen at once by the process that revoked and within the cache lifetime by
+ * every other process.
+ */
+export class TokenService {
+  private readonly cache = new Map<string, { active: boolean; until: number }>()
+  private readonly cacheTtlMs: number
+  private readonly cacheSize: number
+  private readonly now: () => number
+
+  constructor(
+    private readonly secret: string,
+    private readonly isActive: ActiveCheck,
+    options: TokenServiceOptions = {},
+  ) {
+    this.cacheTtlMs = options.cacheTtlMs ?? 5000
+    this.cacheSize = options.cacheSize ?? 10_000
+    this.now = options.now ?? Date.now
+  }
+
+  /** Signs a new token; the caller stores `info` as the token entity before handing it out. */
+  issue(request: IssueRequest): IssuedToken {
+    const actor = parseUrn(request.actorUrn)
+    parseUrn(request.ownerUrn)
+    if (request.name.trim().length === 0) throw new InvalidInputError('A token needs a non-empty name')
+    const id = randomUUID()
+    const createdAt = this.now()
+    const expiresAt = request.ttlMs === null ? undefined : createdAt + request.ttlMs
+    const claims: TokenClaims = {
+      sub: request.actorUrn,
+      jti: id,
+      iat: Math.floor(createdAt / 1000),
+      ...(expiresAt === undefined ? {} : { exp: Math.floor(expiresAt / 1000) }),
+      iss: TOKEN_ISSUER,
+      type: 'PERSONAL',
+      actorType: actor.entityType === 'corpuser' ? 'USER' : actor.entityType.toUpperCase(),
+      actorId: actor.parts.join(','),
+      version: '2',
+    }
+    const info: AccessTokenInfo = {
+      name: request.name,
+      actorUrn: request.actorUrn,
+      ownerUrn: request.ownerUrn,
+      createdAt,
+      ...(expiresAt === undefined ? {} : { expiresAt }),
+      ...(request.description === undefined ? {} : { description: request.description }),
+    }
+    return { accessToken: signJwt(claims, this.secret), id, info }
+  }
+
+  /** Checks form, signature and expiry (not revocation); returns the claims. */
+  verify(token: string): TokenClaims {
+    return verifyJwt(token, this.secret, Math.floor(this.now() / 1000))
+  }
+
+  /**
+   * Authenticates an `Authorization` header value: `Bearer <token>` with a valid, unexpired,
+   * unrevoked token. Every failure is an {@link UnauthorizedError}.
+   */
+  async authenticate(authorization: string | undefined): Promise<Principal> {
+    if (authorization === undefined || authorization.length === 0) {
+      throw new UnauthorizedError(
+        "Unauthorized: this request needs an 'Authorization: Bearer <token>' header",
+      )
+    }
+    const match = BEARER.exec(authorization)
+    if (!match) {
+      throw new UnauthorizedError("Unauthorized: the Authorization header must be 'Bearer <token>'")
+    }
+    const token = match[1] as string
+    const claims = this.verify(token)
+    if (!(await this.active(claims.jti, token))) {
+      throw new UnauthorizedError('Unauthorized: the bearer token has been revoked')
+    }
+    return { actor: claims.sub, tokenId: claims.jti, claims }
+  }
+
+  /** Forgets the cached state of a token (after revoking it here). */
+  forget(tokenId: string): void {
+    this.cache.delete(tokenId)
+  }
+
+  private async active(tokenId: string, token: string): Promise<boolean> {
+    const now = this.now()
+    const cached = this.cache.get(tokenId)
+    if (cached && cached.until > now) return cached.active
+    let active: boolean
+    try {
+      active = await this.isActive(tokenId, token)
+    } catch (err) {
+      if (err instanceof UnavailableError) throw err
+      throw new UnavailableError('cannot check the bearer token against the token store', { cause: err })
+    }
+    if (this.cache.size >= this.cacheSize) this.cache.clear()
+    this.cache.set(tokenId, { active, until: now + this.cacheTtlMs })
+    return active
+  }
+}

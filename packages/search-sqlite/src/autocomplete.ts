@@ -1,0 +1,89 @@
+import {
+  type AutocompleteRequest,
+  type AutocompleteResultPage,
+  type AutocompleteSuggestion,
+  type DocumentFields,
+  fold,
+  indexWords,
+  isUrn,
+  queryWords,
+  type SearchSchema,
+  valueText,
+} from '@catalog/search'
+import { ftsColumn } from './ddl.js'
+import { scopeWhere } from './search-query.js'
+import type { QueryContext } from './sqlite-search-index.js'
+
+const MAX_CANDIDATES = 300
+
+interface Candidate {
+  urn: string
+  doc: string
+  score: number
+}
+
+/**
+ * Autocomplete: documents whose autocomplete fields hold every query word as a word prefix
+ * (FTS5 prefix match, bm25 with the fields' boosts), then one suggestion per document: the
+ * first field value that matches, values starting with the whole query ranked first.
+ */
+export function autocompleteQuery(
+  ctx: QueryContext,
+  schema: SearchSchema,
+  req: AutocompleteRequest,
+): AutocompleteResultPage {
+  if (req.limit <= 0) return { suggestions: [] }
+  const fields = req.fields.filter((f) => ctx.ftsFields.includes(f))
+  const words = queryWords(req.query)
+  const where = scopeWhere(ctx, req.entityTypes, req.includeRemoved, req.filter)
+  const want = Math.min(MAX_CANDIDATES, Math.max(req.limit * 3, 30))
+  let candidates: Candidate[]
+  if (fields.length === 0) return { suggestions: [] }
+  if (words.length === 0) {
+    candidates = ctx
+      .statement(`SELECT d.urn, d.doc, 0.0 AS score FROM docs d WHERE ${where.sql} ORDER BY d.urn LIMIT ?`)
+      .all(...where.params, want) as Candidate[]
+  } else {
+    const boosts = new Map<string, number>()
+    for (const type of req.entityTypes) {
+      const spec = schema.entity(type)
+      for (const f of fields) boosts.set(f, Math.max(boosts.get(f) ?? 0, spec?.fields.get(f)?.boost ?? 1))
+    }
+    const weights = ctx.ftsFields.map((f) => String(boosts.get(f) ?? 0)).join(', ')
+    const expr = words.map((w) => `"${w.word}" *`).join(' AND ')
+    candidates = ctx
+      .statement(
+        `SELECT d.urn, d.doc, -bm25(fts, ${weights}) AS score FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ? AND ${where.sql} ORDER BY score DESC LIMIT ?`,
+      )
+      .all(`{${fields.map(ftsColumn).join(' ')}} : (${expr})`, ...where.params, want) as Candidate[]
+  }
+  const query = fold(req.query.trim())
+  const ranked: Array<AutocompleteSuggestion & { rank: number; score: number }> = []
+  for (const c of candidates) {
+    const best = suggestion(JSON.parse(c.doc) as DocumentFields, fields, words, query)
+    if (best) ranked.push({ urn: c.urn, ...best, score: c.score })
+  }
+  ranked.sort((a, b) => a.rank - b.rank || b.score - a.score || a.urn.localeCompare(b.urn))
+  return {
+    suggestions: ranked.slice(0, req.limit).map(({ urn, text, field }) => ({ urn, text, field })),
+  }
+}
+
+function suggestion(
+  doc: DocumentFields,
+  fields: readonly string[],
+  words: ReturnType<typeof queryWords>,
+  query: string,
+): { text: string; field: string; rank: number } | undefined {
+  let best: { text: string; field: string; rank: number } | undefined
+  for (const [i, field] of fields.entries()) {
+    for (const raw of doc[field] ?? []) {
+      const text = typeof raw === 'string' && isUrn(raw) ? valueText(raw) : String(raw)
+      const tokens = indexWords(text)
+      if (!words.every((w) => tokens.some((t) => t.startsWith(w.word)))) continue
+      const rank = (fold(text).startsWith(query) ? 0 : 1000) + i
+      if (!best || rank < best.rank) best = { text, field, rank }
+    }
+  }
+  return best
+}

@@ -1,0 +1,50 @@
+/**
+ * Layout of the embedded search index (its own SQLite file):
+ * - `docs`: one row per entity: URN, type, soft-delete flag, what each aspect contributes
+ *   (`parts`, JSON) and their union, the document (`doc`, JSON);
+ * - `exact`: every (field, value) of every document, for filters, facets, browse and
+ *   `field:value`; `urn_keys`: the short forms a URN value answers to (`kafka`, `Legacy`);
+ * - `fts`: an FTS5 table with one column per analysed field (bm25 with per-field weights);
+ * - `meta`: the durable cursor and the FTS column list.
+ */
+export const BASE_DDL = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS fields (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS docs (
+  id INTEGER PRIMARY KEY,
+  urn TEXT NOT NULL UNIQUE,
+  entity_type TEXT NOT NULL,
+  removed INTEGER NOT NULL DEFAULT 0,
+  parts TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS docs_by_type ON docs (entity_type, removed, urn);
+CREATE TABLE IF NOT EXISTS exact (
+  doc_id INTEGER NOT NULL,
+  field INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  num REAL,
+  PRIMARY KEY (doc_id, field, value)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS exact_by_value ON exact (field, value COLLATE NOCASE);
+CREATE TABLE IF NOT EXISTS urn_keys (
+  field INTEGER NOT NULL,
+  key TEXT NOT NULL,
+  doc_id INTEGER NOT NULL,
+  PRIMARY KEY (field, key, doc_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS urn_keys_by_doc ON urn_keys (doc_id);
+`
+
+/** The FTS column of an index field. */
+export const ftsColumn = (field: string) => `f_${field}`
+
+/** DDL of the FTS table and its vocabulary view, for the given analysed fields. */
+export function ftsDdl(fields: readonly string[]): string {
+  const columns = fields.map(ftsColumn).join(', ')
+  return `
+CREATE VIRTUAL TABLE fts USING fts5 (${columns}, content='', contentless_delete=1,
+  tokenize='unicode61 remove_diacritics 2', prefix='2 3');
+CREATE VIRTUAL TABLE fts_vocab USING fts5vocab(fts, 'row');
+`
+}

@@ -1,0 +1,1 @@
+export { SqliteSearchIndex, type SqliteSearchOptions } from './sqlite-search-index.js'

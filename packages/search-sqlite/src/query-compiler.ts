@@ -1,0 +1,182 @@
+import { expandField, fold, type QueryNode, queryWords, typoBudget } from '@catalog/search'
+import { ftsColumn } from './ddl.js'
+import type { Vocabulary } from './vocabulary.js'
+
+/** A piece of SQL and its parameters. */
+export interface Sql {
+  readonly sql: string
+  readonly params: readonly unknown[]
+}
+
+/** What the compiler needs to know about the index. */
+export interface CompileContext {
+  /** Analysed fields, in FTS column order. */
+  readonly ftsFields: readonly string[]
+  /** The id of an index field, or undefined when no document ever had it. */
+  readonly fieldId: (name: string) => number | undefined
+  /** False for free-text fields, whose exact values the index does not keep. */
+  readonly isExact: (name: string) => boolean
+  readonly vocabulary: Vocabulary
+}
+
+/** The searched entity types, their default fields and each field's boost. */
+export interface QueryScope {
+  readonly entityTypes: readonly string[]
+  readonly defaultFields: ReadonlyMap<string, number>
+}
+
+/** A node's rows: one per matching document: `doc_id`, `terms` (clauses matched) and `score`. */
+const NOTHING: Sql = { sql: 'SELECT NULL AS doc_id, 0 AS terms, 0.0 AS score WHERE 0', params: [] }
+const TYPO_FACTOR = 0.5
+
+/**
+ * Compiles a parsed query to one SQL select over the index: free words through FTS5 (prefix
+ * match, typo variants from the vocabulary at half weight, bm25 with the scope's field
+ * boosts), `field:value` through the exact values, URN keys and the field's FTS column, and
+ * boolean clauses by grouping. It records the typo variants it used, for `matchedFields`.
+ */
+export class QueryCompiler {
+  readonly variants = new Map<string, string[]>()
+  private readonly weights: string
+  private readonly defaultColumns: string
+
+  constructor(
+    private readonly ctx: CompileContext,
+    private readonly scope: QueryScope,
+  ) {
+    this.weights = ctx.ftsFields.map((f) => String(scope.defaultFields.get(f) ?? 0)).join(', ')
+    this.defaultColumns = ctx.ftsFields
+      .filter((f) => scope.defaultFields.has(f))
+      .map(ftsColumn)
+      .join(' ')
+  }
+
+  /** The SQL of a node, or undefined for `*` (every document of the scope). */
+  compile(node: QueryNode): Sql | undefined {
+    return node.kind === 'all' ? undefined : this.node(node)
+  }
+
+  private node(node: QueryNode): Sql {
+    switch (node.kind) {
+      case 'all':
+        return this.all()
+      case 'words':
+        return node.quoted ? this.phrase(node.text) : this.words(node.text)
+      case 'field':
+        return this.field(node.field, node.value, node.prefix)
+      case 'bool':
+        return this.bool(node.must, node.should, node.mustNot)
+    }
+  }
+
+  private all(): Sql {
+    const marks = this.scope.entityTypes.map(() => '?').join(', ')
+    return {
+      sql: `SELECT id AS doc_id, 0 AS terms, 0.0 AS score FROM docs WHERE entity_type IN (${marks})`,
+      params: [...this.scope.entityTypes],
+    }
+  }
+
+  private words(text: string): Sql {
+    const words = queryWords(text)
+    const first = words[0]
+    if (!first || this.defaultColumns === '') return NOTHING
+    if (words.length > 1) return this.fts(`"${words.map((w) => w.word).join(' ')}" *`)
+    const exact = first.parts.length > 1 ? `("${first.word}" * OR "${first.parts.join(' ')}" *)` : `"${first.word}" *`
+    const variants = this.ctx.vocabulary.variants(first.word, typoBudget(first.word))
+    if (variants.length === 0) return this.fts(exact)
+    this.variants.set(first.word, variants)
+    const typo = variants.map((v) => `"${v}"`).join(' OR ')
+    const a = this.ftsRows(exact, 1)
+    const b = this.ftsRows(typo, TYPO_FACTOR)
+    return {
+      sql: `SELECT doc_id, 1 AS terms, max(score) AS score FROM (${a.sql} UNION ALL ${b.sql}) GROUP BY doc_id`,
+      params: [...a.params, ...b.params],
+    }
+  }
+
+  private phrase(text: string): Sql {
+    const words = queryWords(text).map((w) => w.word)
+    if (words.length === 0 || this.defaultColumns === '') return NOTHING
+    return this.fts(`"${words.join(' ')}"`)
+  }
+
+  private fts(expr: string): Sql {
+    const rows = this.ftsRows(expr, 1)
+    return { sql: `SELECT doc_id, 1 AS terms, score FROM (${rows.sql})`, params: rows.params }
+  }
+
+  private ftsRows(expr: string, factor: number): Sql {
+    return {
+      sql: `SELECT rowid AS doc_id, -${factor} * bm25(fts, ${this.weights}) AS score FROM fts WHERE fts MATCH ?`,
+      params: [`{${this.defaultColumns}} : (${expr})`],
+    }
+  }
+
+  private field(field: string, value: string, prefix: boolean): Sql {
+    if (field === 'urn') {
+      return {
+        sql: prefix
+          ? `SELECT id AS doc_id, 1 AS terms, 1.0 AS score FROM docs WHERE substr(urn, 1, length(?)) = ?`
+          : 'SELECT id AS doc_id, 1 AS terms, 1.0 AS score FROM docs WHERE urn = ?',
+        params: prefix ? [value, value] : [value],
+      }
+    }
+    const parts: string[] = []
+    const params: unknown[] = []
+    const folded = fold(value)
+    for (const name of expandField(field)) {
+      // Free-text fields keep no exact values: only their words (below) can match.
+      const id = this.ctx.isExact(name) ? this.ctx.fieldId(name) : undefined
+      if (id !== undefined && prefix) {
+        parts.push(
+          'SELECT doc_id FROM exact WHERE field = ? AND value >= ? COLLATE NOCASE AND value < ? COLLATE NOCASE',
+        )
+        params.push(id, value, `${value}\uffff`)
+        parts.push('SELECT doc_id FROM urn_keys WHERE field = ? AND key >= ? AND key < ?')
+        params.push(id, folded, `${folded}\uffff`)
+      } else if (id !== undefined) {
+        parts.push('SELECT doc_id FROM exact WHERE field = ? AND value = ? COLLATE NOCASE')
+        params.push(id, value)
+        parts.push('SELECT doc_id FROM urn_keys WHERE field = ? AND key = ?')
+        params.push(id, folded)
+      }
+      if (this.ctx.ftsFields.includes(name)) {
+        const words = queryWords(value).map((w) => w.word)
+        if (words.length > 0) {
+          parts.push('SELECT rowid AS doc_id FROM fts WHERE fts MATCH ?')
+          params.push(`{${ftsColumn(name)}} : ("${words.join(' ')}"${prefix ? ' *' : ''})`)
+        }
+      }
+    }
+    if (parts.length === 0) return NOTHING
+    return {
+      sql: `SELECT doc_id, 1 AS terms, 1.0 AS score FROM (${parts.join(' UNION ')}) GROUP BY doc_id`,
+      params,
+    }
+  }
+
+  private bool(must: readonly QueryNode[], should: readonly QueryNode[], mustNot: readonly QueryNode[]): Sql {
+    const positive = [...must.map((n) => ({ n, m: 1 })), ...should.map((n) => ({ n, m: 0 }))]
+    let base: Sql
+    if (positive.length === 0) base = this.all()
+    else if (positive.length === 1) base = this.node((positive[0] as { n: QueryNode }).n)
+    else {
+      const parts = positive.map(({ n, m }) => {
+        const s = this.node(n)
+        return { sql: `SELECT doc_id, terms, score, ${m} AS m FROM (${s.sql})`, params: s.params }
+      })
+      const shouldRule = should.length > 0 ? ' AND count(*) - sum(m) >= 1' : ''
+      base = {
+        sql: `SELECT doc_id, sum(terms) AS terms, sum(score) AS score FROM (${parts.map((p) => p.sql).join(' UNION ALL ')}) GROUP BY doc_id HAVING sum(m) = ${must.length}${shouldRule}`,
+        params: parts.flatMap((p) => p.params),
+      }
+    }
+    if (mustNot.length === 0) return base
+    const negs = mustNot.map((n) => this.node(n))
+    return {
+      sql: `SELECT doc_id, terms, score FROM (${base.sql}) WHERE doc_id NOT IN (${negs.map((s) => `SELECT doc_id FROM (${s.sql})`).join(' UNION ')})`,
+      params: [...base.params, ...negs.flatMap((s) => s.params)],
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import {
+  type ChangeLogEntry,
+  type EntitySpec,
+  entriesAt,
+  type SearchableBinding,
+  type SearchFieldType,
+} from '@catalog/core'
+import type { DocumentFields, FieldValue, IndexChange } from './port.js'
+import { isNumericType, type SearchSchema } from './search-schema.js'
+
+/**
+ * Turns change-log entries into index changes: each aspect value becomes that aspect's
+ * contribution to the entity's search document, read through the registry's `searchable`
+ * annotations (key-aspect fields come from the URN's key members).
+ */
+export class DocumentDeriver {
+  private readonly bindings = new Map<string, Map<string, SearchableBinding[]>>()
+
+  constructor(private readonly schema: SearchSchema) {
+    for (const entity of schema.registry.allEntities()) {
+      const byAspect = new Map<string, SearchableBinding[]>()
+      for (const b of schema.registry.searchable(entity)) {
+        const list = byAspect.get(b.aspect) ?? []
+        list.push(b)
+        byAspect.set(b.aspect, list)
+      }
+      this.bindings.set(entity.name, byAspect)
+    }
+  }
+
+  /**
+   * The index changes of a run of entries, in order. Entries of unknown entity types are
+   * skipped. Each upserted entity also gets its key contribution (derived from its URN), so a
+   * document is complete even when its key aspect was announced before the index existed.
+   */
+  changes(entries: readonly ChangeLogEntry[]): IndexChange[] {
+    const out: IndexChange[] = []
+    const keyed = new Set<string>()
+    for (const e of entries) {
+      const entity = this.schema.registry.findEntity(e.entityType)
+      if (!entity) continue
+      if (e.change === 'DELETE') {
+        if (e.entityDeleted || e.aspect === entity.keyAspect) {
+          out.push({ kind: 'removeEntity', urn: e.urn })
+          keyed.delete(e.urn)
+        } else out.push({ kind: 'removeAspect', urn: e.urn, aspect: e.aspect })
+        continue
+      }
+      if (!keyed.has(e.urn)) {
+        keyed.add(e.urn)
+        out.push({
+          kind: 'upsert',
+          urn: e.urn,
+          entityType: entity.name,
+          aspect: entity.keyAspect,
+          fields: this.contribution(entity, entity.keyAspect, this.keyValue(entity, e)),
+        })
+      }
+      if (e.aspect === entity.keyAspect) continue
+      if (!this.schema.registry.hasAspect(entity, e.aspect)) continue
+      out.push({
+        kind: 'upsert',
+        urn: e.urn,
+        entityType: entity.name,
+        aspect: e.aspect,
+        fields: this.contribution(entity, e.aspect, e.value ?? {}),
+      })
+    }
+    return out
+  }
+
+  /** What one aspect value contributes to its entity's document. */
+  contribution(entity: EntitySpec, aspect: string, value: unknown): DocumentFields {
+    const fields: Record<string, FieldValue[]> = {}
+    for (const { field } of this.bindings.get(entity.name)?.get(aspect) ?? []) {
+      const values: FieldValue[] = []
+      for (const { value: leaf } of entriesAt(value, field.path)) {
+        const v = convert(leaf, field.type)
+        if (v !== undefined) values.push(v)
+      }
+      if (values.length > 0) {
+        const list = fields[field.fieldName] ?? []
+        for (const v of values) if (!list.includes(v)) list.push(v)
+        fields[field.fieldName] = list
+      }
+      if (field.hasValuesFieldName) {
+        const has = (fields[field.fieldName]?.length ?? 0) > 0
+        const prev = fields[field.hasValuesFieldName]
+        fields[field.hasValuesFieldName] = [prev?.[0] === true || has]
+      }
+    }
+    return fields
+  }
+
+  private keyValue(entity: EntitySpec, e: ChangeLogEntry): Record<string, unknown> {
+    try {
+      return { ...this.schema.registry.resolveUrn(e.urn).key }
+    } catch {
+      return e.aspect === entity.keyAspect ? (e.value ?? {}) : {}
+    }
+  }
+}
+
+function convert(leaf: unknown, type: SearchFieldType): FieldValue | undefined {
+  if (leaf === null || leaf === undefined || typeof leaf === 'object') return undefined
+  if (type === 'BOOLEAN') {
+    if (typeof leaf === 'boolean') return leaf
+    if (leaf === 'true' || leaf === 'false') return leaf === 'true'
+    return undefined
+  }
+  if (isNumericType(type)) {
+    const n = typeof leaf === 'number' ? leaf : Number(leaf)
+    return Number.isFinite(n) ? n : undefined
+  }
+  const s = String(leaf)
+  return s === '' ? undefined : s
+}

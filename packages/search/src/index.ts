@@ -1,0 +1,8 @@
+export * from './analysis.js'
+export { DocumentDeriver } from './document-deriver.js'
+export * from './filters.js'
+export { matchedFields } from './matched-fields.js'
+export * from './port.js'
+export { MATCH_ALL, parseQuery, type QueryNode } from './query-parser.js'
+export * from './search-schema.js'
+export * from './request-builder.js'

@@ -1,0 +1,136 @@
+import { InvalidInputError } from '@catalog/core'
+import { type FilterInput, filterNamesRemoved, isKnownField, normalizeFilter } from './filters.js'
+import type { AutocompleteRequest, BrowseRequest, FacetRequest, SearchRequest, SortCriterion } from './port.js'
+import { parseQuery } from './query-parser.js'
+import { ENTITY_TYPE_FIELD, type EntitySearchSpec, type SearchSchema } from './search-schema.js'
+
+/** Largest page a search, autocomplete or browse may ask for. */
+export const MAX_PAGE_SIZE = 10_000
+/** Default and largest number of buckets per facet. */
+export const DEFAULT_FACET_VALUES = 20
+export const MAX_FACET_VALUES = 1000
+
+export interface SearchParams {
+  readonly input: string
+  /** Entity types to search; empty means every entity type. */
+  readonly entityTypes: readonly string[]
+  readonly start: number
+  readonly count: number
+  readonly filter?: FilterInput | null
+  readonly sort?: SortCriterion
+  readonly includeSoftDeleted?: boolean
+  readonly skipAggregates?: boolean
+  readonly maxAggValues?: number
+}
+
+export interface AutocompleteParams {
+  readonly query: string
+  readonly entityType: string
+  readonly limit: number
+  readonly field?: string
+  readonly filter?: FilterInput | null
+  readonly includeSoftDeleted?: boolean
+}
+
+export interface BrowseParams {
+  readonly path: string
+  readonly entityType: string
+  readonly start: number
+  readonly limit: number
+  readonly filter?: FilterInput | null
+  readonly includeSoftDeleted?: boolean
+}
+
+/**
+ * Checks client parameters against the registry's search fields and builds the validated
+ * requests the index port takes. Every mistake is an {@link InvalidInputError} (HTTP 400):
+ * unknown entity, field or condition, a bad page, a query that does not parse.
+ */
+export class RequestBuilder {
+  constructor(private readonly schema: SearchSchema) {}
+
+  /** The search view of an entity type; unknown names are an {@link InvalidInputError}. */
+  entity(name: string): EntitySearchSpec {
+    const spec = this.schema.entity(name)
+    if (!spec) throw new InvalidInputError(`Unknown entity: ${name}. Failed to find entity with name ${name} in EntityRegistry`)
+    return spec
+  }
+
+  search(p: SearchParams): SearchRequest {
+    const specs = p.entityTypes.length > 0 ? p.entityTypes.map((e) => this.entity(e)) : this.schema.allEntities()
+    checkPage('start', p.start, 'count', p.count)
+    const isField = (name: string) => specs.some((s) => s.fields.has(name))
+    const query = parseQuery(p.input, (name) => name === 'urn' || isKnownField(name, isField))
+    const filter = normalizeFilter(p.filter, isField)
+    if (p.sort && !isKnownField(p.sort.field, isField))
+      throw new InvalidInputError(`Unknown sort field '${p.sort.field}'`)
+    const maxFacetValues = p.maxAggValues ?? DEFAULT_FACET_VALUES
+    if (!Number.isInteger(maxFacetValues) || maxFacetValues < 1 || maxFacetValues > MAX_FACET_VALUES)
+      throw new InvalidInputError(`maxAggValues must be between 1 and ${MAX_FACET_VALUES}`)
+    const facets: FacetRequest[] = []
+    if (!p.skipAggregates) {
+      const seen = new Set<string>()
+      for (const s of specs)
+        for (const f of s.facets)
+          if (!seen.has(f.field)) {
+            seen.add(f.field)
+            facets.push(f)
+          }
+      facets.push({ field: ENTITY_TYPE_FIELD, displayName: 'Type' })
+    }
+    return {
+      entityTypes: specs.map((s) => s.name),
+      query,
+      filter,
+      includeRemoved: p.includeSoftDeleted === true || filterNamesRemoved(filter),
+      start: p.start,
+      count: p.count,
+      facets,
+      maxFacetValues,
+      ...(p.sort ? { sort: p.sort } : {}),
+    }
+  }
+
+  autocomplete(p: AutocompleteParams): AutocompleteRequest {
+    const spec = this.entity(p.entityType)
+    checkPage('start', 0, 'limit', p.limit)
+    let fields = spec.autocompleteFields
+    if (p.field !== undefined) {
+      const name = p.field.endsWith('.keyword') ? p.field.slice(0, -'.keyword'.length) : p.field
+      if (!spec.fields.has(name))
+        throw new InvalidInputError(`Unknown autocomplete field '${p.field}' for entity ${spec.name}`)
+      fields = [name]
+    }
+    const filter = normalizeFilter(p.filter, (name) => spec.fields.has(name))
+    return {
+      entityTypes: [spec.name],
+      query: p.query,
+      fields,
+      filter,
+      includeRemoved: p.includeSoftDeleted === true || filterNamesRemoved(filter),
+      limit: p.limit,
+    }
+  }
+
+  browse(p: BrowseParams): BrowseRequest {
+    const spec = this.entity(p.entityType)
+    checkPage('start', p.start, 'limit', p.limit)
+    if (typeof p.path !== 'string') throw new InvalidInputError("Parameter 'path' is required")
+    const filter = normalizeFilter(p.filter, (name) => spec.fields.has(name))
+    return {
+      entityType: spec.name,
+      path: p.path,
+      filter,
+      includeRemoved: p.includeSoftDeleted === true || filterNamesRemoved(filter),
+      start: p.start,
+      limit: p.limit,
+    }
+  }
+}
+
+function checkPage(startName: string, start: number, sizeName: string, size: number): void {
+  if (!Number.isInteger(start) || start < 0)
+    throw new InvalidInputError(`Parameter '${startName}' must be a non-negative integer, got ${start}`)
+  if (!Number.isInteger(size) || size < 0 || size > MAX_PAGE_SIZE)
+    throw new InvalidInputError(`Parameter '${sizeName}' must be between 0 and ${MAX_PAGE_SIZE}, got ${size}`)
+}

@@ -1,0 +1,266 @@
+/**
+ * The write logic without a server: a scripted transaction answers the lookups and records
+ * every statement, so the tests check which statements a batch runs, with which parameters,
+ * and in which order.
+ */
+import type { AuditStamp } from '@catalog/core'
+import type { EdgeTarget, Mutation, WriteBatch } from '@catalog/store'
+import { isInt } from 'neo4j-driver'
+import t from 'tap'
+import { AspectWriter } from './aspect-writer.js'
+import * as aspects from './cypher-aspects.js'
+import * as graph from './cypher-graph.js'
+import * as series from './cypher-timeseries.js'
+import type { Params, QueryRunner, Row, Statement } from './statement.js'
+
+const DS = 'urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)'
+const JDOE = 'urn:li:corpuser:jdoe'
+const created: AuditStamp = { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }
+
+const names = new Map<string, string>()
+for (const [name, value] of Object.entries({ ...aspects, ...graph, ...series })) {
+  if (typeof value === 'object' && value !== null && 'text' in value)
+    names.set((value as Statement).text, name)
+}
+
+interface Stored {
+  metadata: string
+  systemMetadata: string
+  maxVersion: number
+}
+
+/** Answers like a store holding `rows` (latest value and max version per urn+aspect). */
+class ScriptedTx implements QueryRunner {
+  readonly calls: Array<{ name: string; params: Record<string, unknown> }> = []
+  seq = 10
+  constructor(readonly rows = new Map<string, Stored>()) {}
+
+  async run<K extends string>(statement: Statement<K>, params: Params<K>): Promise<Row[]> {
+    const p = params as Record<string, unknown>
+    const name = names.get(statement.text) ?? (statement.text.includes('MERGE (s)-[:`') ? 'mergeEdges' : '?')
+    this.calls.push({ name, params: p })
+    const key = `${p.urn}|${p.aspect}`
+    switch (name) {
+      case 'LOCK_CHANGE_LOG':
+        return [{ seq: this.seq }]
+      case 'LOG_CHANGE':
+        this.seq++
+        return [{ seq: this.seq }]
+      case 'CURRENT_ASPECT': {
+        const row = this.rows.get(key)
+        return [
+          row
+            ? {
+                current: { metadata: row.metadata, systemMetadata: row.systemMetadata },
+                maxVersion: row.maxVersion,
+              }
+            : { current: null, maxVersion: null },
+        ]
+      }
+      case 'EXISTS':
+        return [{ present: this.rows.has(key) }]
+      case 'DELETE_ASPECT':
+      case 'DELETE_ENTITY_ROWS':
+        return [{ removed: [...this.rows.keys()].filter((k) => k.startsWith(`${p.urn}|`)).length }]
+      default:
+        return []
+    }
+  }
+
+  async one<K extends string>(statement: Statement<K>, params: Params<K>): Promise<Row> {
+    const [row] = await this.run(statement, params)
+    if (!row) throw new Error('no row')
+    return row
+  }
+
+  sequence(): string[] {
+    return this.calls.map((c) => c.name)
+  }
+}
+
+const upsert = (aspect: string, value: Record<string, unknown>, edges: EdgeTarget[] = []): Mutation => ({
+  kind: 'upsert',
+  urn: DS,
+  entityType: 'dataset',
+  aspect,
+  value,
+  created,
+  edges,
+})
+const batch = (...mutations: Mutation[]): WriteBatch => ({ mutations, created })
+
+async function apply(tx: ScriptedTx, b: WriteBatch) {
+  return (await AspectWriter.begin(tx)).apply(b)
+}
+
+t.test('a new aspect: entity, version 0, its edges grouped by type, one change-log entry', async (t) => {
+  const tx = new ScriptedTx()
+  const outcome = await apply(
+    tx,
+    batch(
+      upsert('ownership', { owners: [] }, [
+        { type: 'OwnedBy', destination: JDOE },
+        { type: 'OwnedBy', destination: 'urn:li:corpGroup:eng' },
+        { type: 'TaggedWith', destination: 'urn:li:tag:pii' },
+      ]),
+    ),
+  )
+  t.same(outcome, { results: [{ urn: DS, aspect: 'ownership', changed: true }], seq: 11 })
+  t.same(tx.sequence(), [
+    'LOCK_CHANGE_LOG',
+    'CURRENT_ASPECT',
+    'WRITE_LATEST',
+    'DELETE_EDGES_OF',
+    'mergeEdges',
+    'mergeEdges',
+    'LOG_CHANGE',
+  ])
+  const write = tx.calls[2]?.params ?? {}
+  t.equal(write.archiveAs, null, 'nothing to archive')
+  t.equal(write.metadata, '{"owners":[]}')
+  t.ok(isInt(write.createdOn), 'timestamps are Cypher integers')
+  const edges = tx.calls.filter((c) => c.name === 'mergeEdges').map((c) => c.params.edges)
+  t.same(edges, [
+    [
+      { destination: JDOE, destinationType: 'corpuser' },
+      { destination: 'urn:li:corpGroup:eng', destinationType: 'corpGroup' },
+    ],
+    [{ destination: 'urn:li:tag:pii', destinationType: 'tag' }],
+  ])
+  t.match(tx.calls[6]?.params, { change: 'UPSERT', value: '{"owners":[]}', entityDeleted: false })
+})
+
+t.test('a changed value archives the latest row at max+1; an equal one only touches', async (t) => {
+  const rows = new Map([
+    [`${DS}|status`, { metadata: '{"removed":false}', systemMetadata: '{"runId":"old"}', maxVersion: 3 }],
+  ])
+  const changed = new ScriptedTx(rows)
+  await apply(changed, batch(upsert('status', { removed: true })))
+  t.equal(String(changed.calls.find((c) => c.name === 'WRITE_LATEST')?.params.archiveAs), '4')
+  t.match(JSON.parse(String(changed.calls.find((c) => c.name === 'WRITE_LATEST')?.params.systemMetadata)), {
+    lastRunId: 'old',
+  })
+
+  const same = new ScriptedTx(rows)
+  const outcome = await apply(same, batch(upsert('status', { removed: false })))
+  t.same(outcome, { results: [{ urn: DS, aspect: 'status', changed: false }], seq: 10 })
+  t.same(same.sequence(), ['LOCK_CHANGE_LOG', 'CURRENT_ASPECT', 'TOUCH_SYSTEM_METADATA'])
+})
+
+t.test('defaults are written for a new entity only, never over the batch', async (t) => {
+  const defaults = [
+    {
+      urn: DS,
+      entityType: 'dataset',
+      keyAspect: 'datasetKey',
+      aspects: [
+        { aspect: 'datasetKey', value: { name: 't' }, edges: [] },
+        { aspect: 'browsePaths', value: { paths: ['/default'] }, edges: [] },
+      ],
+    },
+  ]
+  const fresh = new ScriptedTx()
+  await apply(fresh, { mutations: [upsert('browsePaths', { paths: ['/mine'] })], defaults, created })
+  const writes = fresh.calls
+    .filter((c) => c.name === 'WRITE_LATEST')
+    .map((c) => [c.params.aspect, c.params.metadata])
+  t.same(writes, [
+    ['datasetKey', '{"name":"t"}'],
+    ['browsePaths', '{"paths":["/mine"]}'],
+  ])
+  const existing = new ScriptedTx(
+    new Map([[`${DS}|datasetKey`, { metadata: '{"name":"t"}', systemMetadata: '{}', maxVersion: 0 }]]),
+  )
+  await apply(existing, { mutations: [upsert('status', { removed: false })], defaults, created })
+  t.same(
+    existing.calls.filter((c) => c.name === 'WRITE_LATEST').map((c) => c.params.aspect),
+    ['status'],
+  )
+})
+
+t.test('deletes: an aspect, the entity (key aspect), and nothing', async (t) => {
+  const rows = new Map([[`${DS}|status`, { metadata: '{}', systemMetadata: '{}', maxVersion: 0 }]])
+  const del = (aspect: string, isKeyAspect: boolean): Mutation => ({
+    kind: 'delete',
+    urn: DS,
+    entityType: 'dataset',
+    aspect,
+    created,
+    isKeyAspect,
+  })
+  const aspect = new ScriptedTx(rows)
+  await apply(aspect, batch(del('status', false)))
+  t.same(aspect.sequence(), [
+    'LOCK_CHANGE_LOG',
+    'DELETE_ASPECT',
+    'DELETE_EDGES_OF',
+    'DROP_EMPTY_ENTITY',
+    'LOG_CHANGE',
+  ])
+  const entity = new ScriptedTx(rows)
+  await apply(entity, batch(del('datasetKey', true)))
+  t.same(entity.sequence(), [
+    'LOCK_CHANGE_LOG',
+    'DELETE_ENTITY_ROWS',
+    'DELETE_OUTGOING_EDGES',
+    'DROP_EMPTY_ENTITY',
+    'LOG_CHANGE',
+  ])
+  t.match(entity.calls[4]?.params, { change: 'DELETE', entityDeleted: true, value: null })
+  const nothing = new ScriptedTx()
+  const outcome = await apply(nothing, batch(del('status', false)))
+  t.same(outcome.results, [{ urn: DS, aspect: 'status', changed: false }])
+  t.notOk(nothing.sequence().includes('LOG_CHANGE'), 'a delete of nothing is not logged')
+})
+
+t.test('time series are upserted by key and not logged', async (t) => {
+  const tx = new ScriptedTx()
+  await apply(
+    tx,
+    batch({
+      kind: 'timeseries',
+      row: {
+        urn: DS,
+        entityType: 'dataset',
+        aspect: 'datasetProfile',
+        timestampMillis: 5,
+        value: { rowCount: 1 },
+      },
+    }),
+  )
+  t.same(tx.sequence(), ['LOCK_CHANGE_LOG', 'UPSERT_TIMESERIES'])
+  t.match(tx.calls[1]?.params, {
+    partition: '',
+    messageId: '',
+    value: '{"rowCount":1}',
+    systemMetadata: null,
+  })
+})
+
+t.test('a value that cannot be stored fails the batch before anything is written for it', async (t) => {
+  const tx = new ScriptedTx()
+  const bad = upsert('x', { n: 10n })
+  await t.rejects(apply(tx, batch(upsert('status', { removed: false }), bad)))
+  t.equal(tx.calls.filter((c) => c.name === 'WRITE_LATEST').length, 1, 'only the first mutation ran')
+  const badEdge = upsert('ownership', {}, [{ type: 'Owned By', destination: JDOE }])
+  await t.rejects(apply(new ScriptedTx(), batch(badEdge)), { name: 'InvalidInputError' })
+})
+
+t.test('restate replaces edges and logs each value without touching rows', async (t) => {
+  const tx = new ScriptedTx()
+  const { seq } = await (await AspectWriter.begin(tx)).restate(
+    [
+      {
+        urn: DS,
+        entityType: 'dataset',
+        aspect: 'ownership',
+        value: { b: 1, a: 2 },
+        edges: [{ type: 'OwnedBy', destination: JDOE }],
+      },
+    ],
+    created,
+  )
+  t.equal(seq, 11)
+  t.same(tx.sequence(), ['LOCK_CHANGE_LOG', 'DELETE_EDGES_OF', 'mergeEdges', 'LOG_CHANGE'])
+  t.equal(tx.calls[3]?.params.value, '{"a":2,"b":1}', 'canonical JSON')
+})

@@ -1,0 +1,226 @@
+import { type AuditStamp, type ChangeKind, canonicalJson, type SystemMetadata } from '@catalog/core'
+import type {
+  DeleteAspect,
+  EdgeTarget,
+  Mutation,
+  MutationResult,
+  RestateItem,
+  UpsertAspect,
+  WriteBatch,
+  WriteOutcome,
+} from '@catalog/store'
+import {
+  CHANGE_LOG_COUNTER,
+  CURRENT_ASPECT,
+  DELETE_ASPECT,
+  DELETE_ENTITY_ROWS,
+  DROP_EMPTY_ENTITY,
+  EXISTS,
+  LOCK_CHANGE_LOG,
+  LOG_CHANGE,
+  TOUCH_SYSTEM_METADATA,
+  WRITE_LATEST,
+} from './cypher-aspects.js'
+import { DELETE_EDGES_OF, DELETE_OUTGOING_EDGES, mergeEdges } from './cypher-graph.js'
+import { type AspectNode, entityTypeOf, int, systemMetadataWithDefaults } from './mapping.js'
+import type { QueryRunner } from './statement.js'
+import { appendTimeseries } from './timeseries.js'
+
+interface LogEntry {
+  readonly urn: string
+  readonly entityType: string
+  readonly aspect: string
+  readonly change: ChangeKind
+  readonly value: string | null
+  readonly entityDeleted: boolean
+  readonly created: AuditStamp
+  readonly systemMetadata: string | null
+}
+
+/**
+ * Applies writes inside one write transaction with DataHub's version semantics (the SQLite
+ * adapter is the reference): version 0 is the latest; a changed value moves the previous one
+ * to max+1; an identical value makes no version and only refreshes system metadata. It
+ * starts by locking the change-log counter, so writers never interleave.
+ */
+export class AspectWriter {
+  private constructor(
+    private readonly tx: QueryRunner,
+    private seq: number,
+  ) {}
+
+  /** Locks the change log for this transaction and returns a writer bound to it. */
+  static async begin(tx: QueryRunner): Promise<AspectWriter> {
+    const row = await tx.one(LOCK_CHANGE_LOG, { counter: CHANGE_LOG_COUNTER })
+    return new AspectWriter(tx, Number(row.seq))
+  }
+
+  /** Applies one batch: defaults of new entities first, then the mutations in order. */
+  async apply(batch: WriteBatch): Promise<WriteOutcome> {
+    const results: MutationResult[] = []
+    const defaults = new Map((batch.defaults ?? []).map((d) => [d.urn, d]))
+    const written = new Set(
+      batch.mutations.filter((m) => m.kind === 'upsert').map((m) => `${m.urn}\u0000${m.aspect}`),
+    )
+    for (const mutation of batch.mutations) {
+      const d = defaults.get(mutationUrn(mutation))
+      if (d && mutation.kind === 'upsert') {
+        defaults.delete(d.urn)
+        const present = await this.tx.one(EXISTS, { urn: d.urn, aspect: d.keyAspect })
+        if (present.present !== true) {
+          for (const a of d.aspects) {
+            if (written.has(`${d.urn}\u0000${a.aspect}`)) continue
+            await this.upsert({
+              kind: 'upsert',
+              urn: d.urn,
+              entityType: d.entityType,
+              aspect: a.aspect,
+              value: a.value,
+              created: batch.created,
+              edges: a.edges,
+            })
+          }
+        }
+      }
+      switch (mutation.kind) {
+        case 'upsert':
+          results.push({ urn: mutation.urn, aspect: mutation.aspect, changed: await this.upsert(mutation) })
+          break
+        case 'delete':
+          results.push({ urn: mutation.urn, aspect: mutation.aspect, changed: await this.delete(mutation) })
+          break
+        case 'timeseries':
+          await appendTimeseries(this.tx, mutation.row)
+          results.push({ urn: mutation.row.urn, aspect: mutation.row.aspect, changed: true })
+          break
+      }
+    }
+    return { results, seq: this.seq }
+  }
+
+  /** Re-announces values: replaces their edges and logs an UPSERT each, rows untouched. */
+  async restate(items: readonly RestateItem[], created: AuditStamp): Promise<{ seq: number }> {
+    for (const item of items) {
+      const value = canonicalJson(item.value)
+      await this.replaceEdges(item.urn, item.entityType, item.aspect, item.edges)
+      await this.log({
+        urn: item.urn,
+        entityType: item.entityType,
+        aspect: item.aspect,
+        change: 'UPSERT',
+        value,
+        entityDeleted: false,
+        created,
+        systemMetadata: null,
+      })
+    }
+    return { seq: this.seq }
+  }
+
+  /** Writes version 0 (moving a different previous value to max+1); false for a no-op. */
+  private async upsert(m: UpsertAspect): Promise<boolean> {
+    const json = canonicalJson(m.value)
+    const row = await this.tx.one(CURRENT_ASPECT, { urn: m.urn, aspect: m.aspect })
+    const current = (row.current ?? undefined) as AspectNode | undefined
+    const systemMetadata = JSON.stringify(
+      systemMetadataWithDefaults(
+        m.systemMetadata as SystemMetadata | undefined,
+        m.created,
+        current?.systemMetadata,
+      ),
+    )
+    if (current && current.metadata === json) {
+      await this.tx.run(TOUCH_SYSTEM_METADATA, { urn: m.urn, aspect: m.aspect, systemMetadata })
+      return false
+    }
+    await this.tx.run(WRITE_LATEST, {
+      urn: m.urn,
+      entityType: m.entityType,
+      aspect: m.aspect,
+      archiveAs: current ? int(Number(row.maxVersion) + 1) : null,
+      metadata: json,
+      systemMetadata,
+      createdOn: int(m.created.time),
+      createdBy: m.created.actor,
+    })
+    await this.replaceEdges(m.urn, m.entityType, m.aspect, m.edges)
+    await this.log({
+      urn: m.urn,
+      entityType: m.entityType,
+      aspect: m.aspect,
+      change: 'UPSERT',
+      value: json,
+      entityDeleted: false,
+      created: m.created,
+      systemMetadata,
+    })
+    return true
+  }
+
+  /**
+   * Deletes an aspect (all versions and its edges), or with the key aspect the entity: its
+   * rows, outgoing edges and time series. False when there was nothing to delete.
+   */
+  private async delete(m: DeleteAspect): Promise<boolean> {
+    let removed: number
+    if (m.isKeyAspect) {
+      removed = Number((await this.tx.one(DELETE_ENTITY_ROWS, { urn: m.urn })).removed)
+      await this.tx.run(DELETE_OUTGOING_EDGES, { urn: m.urn })
+    } else {
+      removed = Number((await this.tx.one(DELETE_ASPECT, { urn: m.urn, aspect: m.aspect })).removed)
+      await this.tx.run(DELETE_EDGES_OF, { urn: m.urn, aspect: m.aspect })
+    }
+    await this.tx.run(DROP_EMPTY_ENTITY, { urn: m.urn })
+    if (removed === 0) return false
+    await this.log({
+      urn: m.urn,
+      entityType: m.entityType,
+      aspect: m.aspect,
+      change: 'DELETE',
+      value: null,
+      entityDeleted: m.isKeyAspect,
+      created: m.created,
+      systemMetadata: null,
+    })
+    return true
+  }
+
+  /** Replaces the edges an aspect produced: one statement per relationship type. */
+  private async replaceEdges(
+    urn: string,
+    entityType: string,
+    aspect: string,
+    edges: readonly EdgeTarget[],
+  ): Promise<void> {
+    await this.tx.run(DELETE_EDGES_OF, { urn, aspect })
+    const byType = new Map<string, Array<{ destination: string; destinationType: string | null }>>()
+    for (const e of edges) {
+      const list = byType.get(e.type) ?? []
+      list.push({ destination: e.destination, destinationType: entityTypeOf(e.destination) })
+      byType.set(e.type, list)
+    }
+    for (const [type, list] of byType) {
+      await this.tx.run(mergeEdges(type), { urn, entityType, aspect, edges: list })
+    }
+  }
+
+  private async log(entry: LogEntry): Promise<void> {
+    const row = await this.tx.one(LOG_CHANGE, {
+      counter: CHANGE_LOG_COUNTER,
+      urn: entry.urn,
+      entityType: entry.entityType,
+      aspect: entry.aspect,
+      change: entry.change,
+      value: entry.value,
+      entityDeleted: entry.entityDeleted,
+      createdOn: int(entry.created.time),
+      createdBy: entry.created.actor,
+      systemMetadata: entry.systemMetadata,
+    })
+    this.seq = Number(row.seq)
+  }
+}
+
+function mutationUrn(m: Mutation): string {
+  return m.kind === 'timeseries' ? m.row.urn : m.urn
+}

@@ -1,0 +1,1 @@
+export { Neo4jMetadataStore, type Neo4jStoreOptions } from './neo4j-store.js'

@@ -1,0 +1,137 @@
+import type { AuditStamp, ChangeLogEntry, StoredAspect, TimeseriesRow } from '@catalog/core'
+import type {
+  AspectScan,
+  AspectStore,
+  GraphStore,
+  RelationshipPage,
+  RelationshipQuery,
+  RestateItem,
+  WriteBatch,
+  WriteOutcome,
+} from '@catalog/store'
+import { AspectWriter } from './aspect-writer.js'
+import { Neo4jConnection, type Neo4jConnectionOptions } from './connection.js'
+import { CHANGE_LOG_COUNTER, CHANGES, EXISTS, HEAD, LATEST, SCAN, VERSION } from './cypher-aspects.js'
+import { AWAIT_INDEXES, INIT_COUNTER, SCHEMA, SCHEMA_RACE_CODES } from './cypher-schema.js'
+import { Neo4jGraph } from './graph.js'
+import {
+  type AspectNode,
+  type ChangeNode,
+  int,
+  likeToRegex,
+  toChangeLogEntry,
+  toStoredAspect,
+} from './mapping.js'
+import { Neo4jTimeseries, type TimeRangeQuery } from './timeseries.js'
+
+export type Neo4jStoreOptions = Neo4jConnectionOptions
+
+/**
+ * The scale-out metadata store on Neo4j 5: entities are `(:Entity {urn})` nodes, aspect
+ * versions `(:Aspect)` nodes, relationship edges native relationships named as the registry
+ * says, time-series rows `(:Timeseries)` nodes and the change log `(:Change {seq})` nodes
+ * numbered by a counter node (see `cypher-*.ts`). Every `write` is one transaction.
+ *
+ * Concerns live in their own modules (aspect writes, graph reads, time series), so the
+ * port's further operations slot in beside them.
+ */
+export class Neo4jMetadataStore implements AspectStore, Pick<GraphStore, 'relationships'> {
+  private readonly graph: Neo4jGraph
+  private readonly series: Neo4jTimeseries
+
+  private constructor(private readonly connection: Neo4jConnection) {
+    this.graph = new Neo4jGraph(connection)
+    this.series = new Neo4jTimeseries(connection)
+  }
+
+  /**
+   * Connects, checks the server answers (an {@link UnavailableError} naming the URI when
+   * not) and creates the schema idempotently.
+   */
+  static async open(options: Neo4jStoreOptions): Promise<Neo4jMetadataStore> {
+    const connection = await Neo4jConnection.connect(options)
+    try {
+      for (const statement of SCHEMA) {
+        await connection.schema(statement).catch((err: unknown) => {
+          const code = (err as { cause?: { code?: unknown } }).cause?.code
+          if (typeof code !== 'string' || !SCHEMA_RACE_CODES.has(code)) throw err
+        })
+      }
+      await connection.write((tx) => tx.run(INIT_COUNTER, { counter: CHANGE_LOG_COUNTER }), 'schema setup')
+      await connection.read((tx) => tx.run(AWAIT_INDEXES, { timeoutSeconds: int(120) }), 'schema setup')
+    } catch (err) {
+      await connection.close()
+      throw err
+    }
+    return new Neo4jMetadataStore(connection)
+  }
+
+  write(batch: WriteBatch): Promise<WriteOutcome> {
+    return this.connection.write(async (tx) => (await AspectWriter.begin(tx)).apply(batch))
+  }
+
+  restate(items: readonly RestateItem[], created: AuditStamp): Promise<{ readonly seq: number }> {
+    return this.connection.write(
+      async (tx) => (await AspectWriter.begin(tx)).restate(items, created),
+      'restate',
+    )
+  }
+
+  async latest(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, StoredAspect[]>> {
+    const rows = await this.connection.read((tx) =>
+      tx.run(LATEST, { urns: [...urns], aspects: aspects && aspects.length > 0 ? [...aspects] : null }),
+    )
+    const out = new Map<string, StoredAspect[]>(urns.map((urn) => [urn, []]))
+    for (const r of rows) {
+      const stored = toStoredAspect(r.row as AspectNode)
+      out.get(stored.urn)?.push(stored)
+    }
+    return out
+  }
+
+  async version(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
+    const [row] = await this.connection.read((tx) => tx.run(VERSION, { urn, aspect, version: int(version) }))
+    return row ? toStoredAspect(row.row as AspectNode) : undefined
+  }
+
+  async exists(urn: string, keyAspect: string): Promise<boolean> {
+    const [row] = await this.connection.read((tx) => tx.run(EXISTS, { urn, aspect: keyAspect }))
+    return row?.present === true
+  }
+
+  async changes(after: number, limit: number): Promise<ChangeLogEntry[]> {
+    const rows = await this.connection.read((tx) => tx.run(CHANGES, { after: int(after), limit: int(limit) }))
+    return rows.map((r) => toChangeLogEntry(r.change as ChangeNode))
+  }
+
+  async head(): Promise<number> {
+    const [row] = await this.connection.read((tx) => tx.run(HEAD, { counter: CHANGE_LOG_COUNTER }))
+    return Number(row?.seq ?? 0)
+  }
+
+  async scan(q: AspectScan): Promise<StoredAspect[]> {
+    const rows = await this.connection.read((tx) =>
+      tx.run(SCAN, {
+        urn: q.urn ?? null,
+        urnRegex: q.urnLike === undefined ? null : likeToRegex(q.urnLike),
+        aspect: q.aspect ?? null,
+        start: int(q.start),
+        limit: int(q.limit),
+      }),
+    )
+    return rows.map((r) => toStoredAspect(r.row as AspectNode))
+  }
+
+  relationships(query: RelationshipQuery): Promise<RelationshipPage> {
+    return this.graph.relationships(query)
+  }
+
+  /** Time-series values within a time range, newest first (filters and sorts are not supported). */
+  timeseries(query: TimeRangeQuery): Promise<TimeseriesRow[]> {
+    return this.series.timeseries(query)
+  }
+
+  close(): Promise<void> {
+    return this.connection.close()
+  }
+}
