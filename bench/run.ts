@@ -4,8 +4,13 @@
  */
 import { ingestBench } from './ingest.js'
 import { lineageBench } from './lineage.js'
+import { searchBench } from './search.js'
 
-const suites: Record<string, () => Promise<string[]>> = { ingest: ingestBench, lineage: lineageBench }
+const suites: Record<string, () => Promise<string[]>> = {
+  ingest: ingestBench,
+  lineage: lineageBench,
+  search: searchBench,
+}
 const wanted = process.argv.slice(2)
 const names = wanted.length > 0 ? wanted : Object.keys(suites)
 for (const name of names) {

@@ -24,7 +24,11 @@ async function status(base: string, path: string, token?: string): Promise<numbe
   return res.status
 }
 
-async function gql(base: string, token: string | undefined, query: string): Promise<{ status: number; body: Json }> {
+async function gql(
+  base: string,
+  token: string | undefined,
+  query: string,
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${base}/api/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...auth(token) },
@@ -36,10 +40,14 @@ async function gql(base: string, token: string | undefined, query: string): Prom
 
 /** Runs the token CLI against a data dir; resolves with its stdout. */
 async function tokenCli(dir: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/gateway/src/cli/token.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, CATALOG_DATA_DIR: dir, CATALOG_LOG_LEVEL: 'info' },
-  })
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'apps/gateway/src/cli/token.ts'), ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, CATALOG_DATA_DIR: dir, CATALOG_LOG_LEVEL: 'info' },
+    },
+  )
   return stdout.trim()
 }
 
@@ -67,7 +75,11 @@ t.test('first start writes admin.token; restarts reuse it; the CLI mints and rev
   const adminFile = join(dir, 'admin.token')
   t.equal(statSync(adminFile).mode & 0o777, 0o600, 'admin.token is private (0600)')
   t.equal(statSync(join(dir, 'token.secret')).mode & 0o777, 0o600, 'token.secret is private (0600)')
-  t.match(app.output(), new RegExp(`"adminTokenFile":"${adminFile.replace(/[/\\]/g, '\\$&')}"`), 'the log says where the admin token is')
+  t.match(
+    app.output(),
+    new RegExp(`"adminTokenFile":"${adminFile.replace(/[/\\]/g, '\\$&')}"`),
+    'the log says where the admin token is',
+  )
   const admin = readFileSync(adminFile, 'utf8').trim()
 
   t.equal(await status(app.url, `/entitiesV2/${enc(HIVE)}`), 401, 'no token: 401')
@@ -78,10 +90,26 @@ t.test('first start writes admin.token; restarts reuse it; the CLI mints and rev
   t.equal(noToken.status, 401)
   t.equal(noToken.body.errors[0].extensions.type, 'UNAUTHORIZED')
 
-  const alice = await tokenCli(dir, '--actor', 'urn:li:corpuser:alice', '--ttl', '30d', '--name', 'from the cli')
+  const alice = await tokenCli(
+    dir,
+    '--actor',
+    'urn:li:corpuser:alice',
+    '--ttl',
+    '30d',
+    '--name',
+    'from the cli',
+  )
   t.match(alice, /^[\w-]+\.[\w-]+\.[\w-]+$/, 'the CLI prints a JWT')
-  t.equal(await status(app.url, `/entitiesV2/${enc(HIVE)}`, alice), 200, 'the CLI token works against the running server')
-  const meta = await gql(app.url, alice, `query { getAccessTokenMetadata(token: "${alice}") { id actorUrn name expiresAt createdAt } }`)
+  t.equal(
+    await status(app.url, `/entitiesV2/${enc(HIVE)}`, alice),
+    200,
+    'the CLI token works against the running server',
+  )
+  const meta = await gql(
+    app.url,
+    alice,
+    `query { getAccessTokenMetadata(token: "${alice}") { id actorUrn name expiresAt createdAt } }`,
+  )
   const info = meta.body.data.getAccessTokenMetadata
   t.match(info, { actorUrn: 'urn:li:corpuser:alice', name: 'from the cli' })
   t.equal(info.expiresAt - info.createdAt, 30 * 86_400_000, '--ttl 30d')
@@ -119,7 +147,11 @@ t.test('split mode: the gateway and the metadata service both verify tokens', as
   const admin = readFileSync(join(dir, 'admin.token'), 'utf8').trim()
 
   t.equal(await status(gateway.url, `/entitiesV2/${enc(HIVE)}`), 401, 'gateway without a token: 401')
-  t.equal(await status(metadata.url, `/entitiesV2/${enc(HIVE)}`), 401, 'metadata service without a token: 401')
+  t.equal(
+    await status(metadata.url, `/entitiesV2/${enc(HIVE)}`),
+    401,
+    'metadata service without a token: 401',
+  )
   t.equal((await gql(gateway.url, undefined, '{ __typename }')).status, 401, 'GraphQL without a token: 401')
 
   for (const record of loadExample('tagsAndTerms')) {
@@ -139,18 +171,46 @@ t.test('split mode: the gateway and the metadata service both verify tokens', as
     'mutation { createAccessToken(input: {type: PERSONAL, actorUrn: "urn:li:corpuser:carol", duration: ONE_HOUR, name: "c"}) { accessToken metadata { id } } }',
   )
   const carol = minted.body.data.createAccessToken.accessToken
-  const add = await gql(gateway.url, carol, `mutation { addTag(input: {tagUrn: "urn:li:tag:Legacy", resourceUrn: "${ds}"}) }`)
+  const add = await gql(
+    gateway.url,
+    carol,
+    `mutation { addTag(input: {tagUrn: "urn:li:tag:Legacy", resourceUrn: "${ds}"}) }`,
+  )
   t.same(add.body, { data: { addTag: true } }, 'GraphQL writes over HTTP in split mode')
-  const read = await gql(gateway.url, carol, `{ dataset(urn: "${ds}") { tags { tags { tag { urn name description } } } } }`)
+  const read = await gql(
+    gateway.url,
+    carol,
+    `{ dataset(urn: "${ds}") { tags { tags { tag { urn name description } } } } }`,
+  )
   t.same(read.body.data.dataset.tags.tags, [
-    { tag: { urn: 'urn:li:tag:Legacy', name: 'Legacy', description: 'Indicates the dataset is no longer supported' } },
+    {
+      tag: {
+        urn: 'urn:li:tag:Legacy',
+        name: 'Legacy',
+        description: 'Indicates the dataset is no longer supported',
+      },
+    },
   ])
-  const stored = await fetch(`${metadata.url}/entitiesV2/${enc(ds)}?aspects=List(globalTags)`, { headers: auth(admin) })
-  t.equal(((await stored.json()) as Json).aspects.globalTags.created.actor, 'urn:li:corpuser:carol', 'the forwarded token is the actor')
+  const stored = await fetch(`${metadata.url}/entitiesV2/${enc(ds)}?aspects=List(globalTags)`, {
+    headers: auth(admin),
+  })
+  t.equal(
+    ((await stored.json()) as Json).aspects.globalTags.created.actor,
+    'urn:li:corpuser:carol',
+    'the forwarded token is the actor',
+  )
 
-  const revoke = await gql(gateway.url, admin, `mutation { revokeAccessToken(tokenId: "${minted.body.data.createAccessToken.metadata.id}") }`)
+  const revoke = await gql(
+    gateway.url,
+    admin,
+    `mutation { revokeAccessToken(tokenId: "${minted.body.data.createAccessToken.metadata.id}") }`,
+  )
   t.same(revoke.body, { data: { revokeAccessToken: true } })
-  t.equal(await status(gateway.url, `/entitiesV2/${enc(ds)}`, carol), 401, 'the gateway refuses the revoked token at once')
+  t.equal(
+    await status(gateway.url, `/entitiesV2/${enc(ds)}`, carol),
+    401,
+    'the gateway refuses the revoked token at once',
+  )
   t.ok(
     await eventually(async () => (await status(metadata.url, `/entitiesV2/${enc(ds)}`, carol)) === 401),
     'so does the metadata service',

@@ -15,7 +15,8 @@ const SAGEMAKER_GROUP = 'urn:li:mlModelGroup:(urn:li:dataPlatform:sagemaker,a-mo
 async function gql(app: CatalogServer, query: string, variables?: Record<string, unknown>): Promise<Json> {
   const res = await app.inject({ method: 'POST', url: '/api/graphql', payload: { query, variables } })
   const body = JSON.parse(res.body)
-  if (res.statusCode !== 200 || body.errors) throw new Error(`GraphQL answered ${res.statusCode}: ${res.body}`)
+  if (res.statusCode !== 200 || body.errors)
+    throw new Error(`GraphQL answered ${res.statusCode}: ${res.body}`)
   return body.data
 }
 
@@ -57,15 +58,24 @@ t.test('ML queries over the bootstrap, Feast and SageMaker data', async (t) => {
         changeType: 'UPSERT',
         aspectName: 'mlFeatureProperties',
         aspect: {
-          value: JSON.stringify({ description: 'Conv rate', dataType: 'CONTINUOUS', version: { versionTag: '2' }, sources: [SOURCE] }),
+          value: JSON.stringify({
+            description: 'Conv rate',
+            dataType: 'CONTINUOUS',
+            version: { versionTag: '2' },
+            sources: [SOURCE],
+          }),
           contentType: 'application/json',
         },
       },
     })
     t.equal(ingest.status, 200)
-    const versioned = await gql(app, 'query($urn: String!) { mlFeature(urn: $urn) { properties { version { versionTag } } } }', {
-      urn: CONV_RATE,
-    })
+    const versioned = await gql(
+      app,
+      'query($urn: String!) { mlFeature(urn: $urn) { properties { version { versionTag } } } }',
+      {
+        urn: CONV_RATE,
+      },
+    )
     t.same(versioned.mlFeature.properties.version, { versionTag: '2' })
   })
 
@@ -82,12 +92,21 @@ t.test('ML queries over the bootstrap, Feast and SageMaker data', async (t) => {
       featureNamespace: 'feature_store.driver_hourly_stats',
       description: 'Driver ID',
       dataType: 'ORDINAL',
-      properties: { description: 'Driver ID', dataType: 'ORDINAL', version: null, sources: [{ urn: SOURCE }] },
-      ownership: { owners: [{ owner: { urn: 'urn:li:corpGroup:MOCK_OWNER', name: 'MOCK_OWNER' }, type: 'BUSINESS_OWNER' }] },
+      properties: {
+        description: 'Driver ID',
+        dataType: 'ORDINAL',
+        version: null,
+        sources: [{ urn: SOURCE }],
+      },
+      ownership: {
+        owners: [
+          { owner: { urn: 'urn:li:corpGroup:MOCK_OWNER', name: 'MOCK_OWNER' }, type: 'BUSINESS_OWNER' },
+        ],
+      },
     })
   })
 
-  t.test('mlFeatureTable, its features read in one batch', async (t) => {
+  t.test('mlFeatureTable, related entities read in batches', async (t) => {
     const latest = store.latest.bind(store)
     let reads = 0
     store.latest = (...args: Parameters<typeof store.latest>) => {
@@ -111,9 +130,17 @@ t.test('ML queries over the bootstrap, Feast and SageMaker data', async (t) => {
       table.properties.mlFeatures.map((f: Json) => f.name),
       ['conv_rate', 'acc_rate', 'avg_daily_trips', 'string_feature'],
     )
-    t.same(table.properties.mlFeatures[1], { name: 'acc_rate', description: 'Acc rate', dataType: 'CONTINUOUS' })
+    t.same(table.properties.mlFeatures[1], {
+      name: 'acc_rate',
+      description: 'Acc rate',
+      dataType: 'CONTINUOUS',
+    })
     t.same(table.properties.mlPrimaryKeys, [{ name: 'driver_id' }])
-    t.equal(reads, 4, 'one read for the table, one per entity type for its features, keys and platform (no N+1)')
+    t.equal(
+      reads,
+      4,
+      'one read for the table, one per entity type for its features, keys and platform (no N+1)',
+    )
   })
 
   t.test('mlModel', async (t) => {
@@ -166,9 +193,21 @@ t.test('ML queries over the bootstrap, Feast and SageMaker data', async (t) => {
 
   t.test('a missing ML entity is the key-derived object', async (t) => {
     const urn = 'urn:li:mlModel:(urn:li:dataPlatform:science,noSuchModel,PROD)'
-    const data = await gql(app, 'query($urn: String!) { mlModel(urn: $urn) { urn name origin platform { name } properties { description } ownership { owners { type } } exists } }', {
+    const data = await gql(
+      app,
+      'query($urn: String!) { mlModel(urn: $urn) { urn name origin platform { name } properties { description } ownership { owners { type } } exists } }',
+      {
+        urn,
+      },
+    )
+    t.same(data.mlModel, {
       urn,
+      name: 'noSuchModel',
+      origin: 'PROD',
+      platform: { name: 'science' },
+      properties: null,
+      ownership: null,
+      exists: false,
     })
-    t.same(data.mlModel, { urn, name: 'noSuchModel', origin: 'PROD', platform: { name: 'science' }, properties: null, ownership: null, exists: false })
   })
 })

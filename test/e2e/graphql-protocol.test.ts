@@ -9,8 +9,15 @@ import { build, getJson, ingestExamples, type Json, postJson } from '../helpers/
 const HIVE = 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)'
 const enc = encodeURIComponent
 
-async function post(app: CatalogServer, payload: unknown): Promise<{ status: number; body: Json; raw: string }> {
-  const res = await app.inject({ method: 'POST', url: '/api/graphql', payload: payload as Record<string, unknown> })
+async function post(
+  app: CatalogServer,
+  payload: unknown,
+): Promise<{ status: number; body: Json; raw: string }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/graphql',
+    payload: payload as Record<string, unknown>,
+  })
   return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined, raw: res.body }
 }
 
@@ -18,7 +25,10 @@ t.test('transport and error format', async (t) => {
   const { app } = await build(t)
   await ingestExamples(app, 'bootstrap')
 
-  const get = await app.inject({ method: 'GET', url: `/api/graphql?query=${enc(`{ dataset(urn: "${HIVE}") { name } }`)}` })
+  const get = await app.inject({
+    method: 'GET',
+    url: `/api/graphql?query=${enc(`{ dataset(urn: "${HIVE}") { name } }`)}`,
+  })
   t.equal(get.statusCode, 200)
   t.same(JSON.parse(get.body), { data: { dataset: { name: 'SampleHiveDataset' } } }, 'GET serves queries')
   const getMutation = await app.inject({
@@ -26,6 +36,7 @@ t.test('transport and error format', async (t) => {
     url: `/api/graphql?query=${enc('mutation { createTag(input: {name: "x"}) }')}`,
   })
   t.equal(getMutation.statusCode, 405, 'no mutations over GET')
+  t.equal(JSON.parse(getMutation.body).errors[0].message, 'Operation cannot be performed via a GET request')
 
   const badJson = await app.inject({
     method: 'POST',
@@ -49,13 +60,29 @@ t.test('transport and error format', async (t) => {
   const unknownField = await post(app, { query: `{ dataset(urn: "${HIVE}") { nope } }` })
   t.match(unknownField.body, {
     data: null,
-    errors: [{ message: 'Cannot query field "nope" on type "Dataset".', extensions: { classification: 'ValidationError' } }],
+    errors: [
+      {
+        message: 'Cannot query field "nope" on type "Dataset".',
+        extensions: { classification: 'ValidationError' },
+      },
+    ],
   })
-  const wrongVariable = await post(app, { query: 'query($urn: String!) { dataset(urn: $urn) { name } }', variables: { urn: 5 } })
+  const wrongVariable = await post(app, {
+    query: 'query($urn: String!) { dataset(urn: $urn) { name } }',
+    variables: { urn: 5 },
+  })
   t.equal(wrongVariable.status, 200)
-  t.match(wrongVariable.body.errors[0], { message: /String cannot represent a non string value/, extensions: { classification: 'ValidationError' } })
-  const badLong = await post(app, { query: `{ dataset(urn: "${HIVE}") { schemaMetadata(version: "abc") { name } } }` })
-  t.match(badLong.body.errors[0], { message: /Long cannot represent/, extensions: { classification: 'ValidationError' } })
+  t.match(wrongVariable.body.errors[0], {
+    message: /String cannot represent a non string value/,
+    extensions: { classification: 'ValidationError' },
+  })
+  const badLong = await post(app, {
+    query: `{ dataset(urn: "${HIVE}") { schemaMetadata(version: "abc") { name } } }`,
+  })
+  t.match(badLong.body.errors[0], {
+    message: /Long cannot represent/,
+    extensions: { classification: 'ValidationError' },
+  })
 
   const resolverError = await post(app, { query: '{ tag(urn: "urn:li:corpuser:jdoe") { name } }' })
   t.equal(resolverError.status, 200, 'resolver errors answer 200')
@@ -83,7 +110,10 @@ t.test('depth and complexity limits', async (t) => {
 
   const aliases = Array.from({ length: 1001 }, (_, i) => `a${i}: dataset(urn: "${HIVE}") { urn }`).join(' ')
   const wide = await post(app, { query: `query Wide { ${aliases} }` })
-  t.match(wide.body.errors[0].message, /^Query complexity 2002 \(field selections\) of operation 'Wide' exceeds the limit of 2000$/)
+  t.match(
+    wide.body.errors[0].message,
+    /^Query complexity 2002 \(field selections\) of operation 'Wide' exceeds the limit of 2000$/,
+  )
 
   // Fragments doubling 16 times: 131072 fields once expanded, measured without expanding.
   const fragments = ['fragment F0 on Dataset { urn name }']
@@ -98,30 +128,67 @@ t.test('depth and complexity limits', async (t) => {
   t.match(tooManyTokens.body.errors[0].message, /Document contains more that 20000 tokens/)
 
   const urns = Array.from({ length: 501 }, (_, i) => `urn:li:tag:t${i}`)
-  const tooMany = await post(app, { query: 'query($u: [String!]!) { entities(urns: $u) { urn } }', variables: { u: urns } })
+  const tooMany = await post(app, {
+    query: 'query($u: [String!]!) { entities(urns: $u) { urn } }',
+    variables: { u: urns },
+  })
   t.equal(tooMany.body.errors[0].message, 'entities takes at most 500 urns, got 501')
 })
 
-t.test('introspection is on and the schema names are DataHub\'s', async (t) => {
+t.test("introspection is on and the schema names are DataHub's", async (t) => {
   const { app } = await build(t)
   const res = await post(app, { query: getIntrospectionQuery() })
   t.equal(res.status, 200)
   t.notOk(res.body.errors, 'the standard introspection query passes the limits')
   const types = new Map<string, Json>(res.body.data.__schema.types.map((type: Json) => [type.name, type]))
-  const fieldsOf = (name: string) => new Map<string, Json>(types.get(name).fields.map((f: Json) => [f.name, f]))
+  const fieldsOf = (name: string) =>
+    new Map<string, Json>(types.get(name).fields.map((f: Json) => [f.name, f]))
   const dataset = fieldsOf('Dataset')
-  for (const name of ['urn', 'type', 'name', 'platform', 'properties', 'schemaMetadata', 'editableSchemaMetadata', 'tags', 'globalTags', 'deprecation', 'ownership', 'institutionalMemory', 'status', 'exists']) {
+  for (const name of [
+    'urn',
+    'type',
+    'name',
+    'platform',
+    'properties',
+    'schemaMetadata',
+    'editableSchemaMetadata',
+    'tags',
+    'globalTags',
+    'deprecation',
+    'ownership',
+    'institutionalMemory',
+    'status',
+    'exists',
+  ]) {
     t.ok(dataset.has(name), `Dataset.${name}`)
   }
-  t.same(dataset.get('name').type, { kind: 'NON_NULL', name: null, ofType: { kind: 'SCALAR', name: 'String', ofType: null } })
+  t.same(dataset.get('name').type, {
+    kind: 'NON_NULL',
+    name: null,
+    ofType: { kind: 'SCALAR', name: 'String', ofType: null },
+  })
   t.same(fieldsOf('TagProperties').get('colorHex').type, { kind: 'SCALAR', name: 'String', ofType: null })
   const mutations = fieldsOf('Mutation')
-  for (const name of ['updateDataset', 'updateDescription', 'createTag', 'addTag', 'addTags', 'removeTag', 'updateDeprecation', 'batchUpdateDeprecation', 'createAccessToken', 'revokeAccessToken']) {
+  for (const name of [
+    'updateDataset',
+    'updateDescription',
+    'createTag',
+    'addTag',
+    'addTags',
+    'removeTag',
+    'updateDeprecation',
+    'batchUpdateDeprecation',
+    'createAccessToken',
+    'revokeAccessToken',
+  ]) {
     t.ok(mutations.has(name), `Mutation.${name}`)
   }
   const inputs = types.get('TagAssociationInput').inputFields.map((f: Json) => f.name)
   t.same(inputs, ['tagUrn', 'resourceUrn', 'subResourceType', 'subResource'])
-  t.same(types.get('SubResourceType').enumValues.map((v: Json) => v.name), ['DATASET_FIELD'])
+  t.same(
+    types.get('SubResourceType').enumValues.map((v: Json) => v.name),
+    ['DATASET_FIELD'],
+  )
 })
 
 t.test('entity, entities and the other entity queries', async (t) => {
@@ -141,8 +208,18 @@ t.test('entity, entities and the other entity queries', async (t) => {
     query: 'query($u: [String!]!) { entities(urns: $u) { urn type } }',
     variables: { u: [HIVE, 'not-a-urn', 'urn:li:dataFlow:(airflow,x,PROD)', 'urn:li:tag:Legacy'] },
   })
-  t.same(many.body.data.entities, [{ urn: HIVE, type: 'DATASET' }, null, null, { urn: 'urn:li:tag:Legacy', type: 'TAG' }], 'one bad element never fails the list')
-  t.same(many.body.errors.map((e: Json) => e.path), [['entities', 1], ['entities', 2]])
+  t.same(
+    many.body.data.entities,
+    [{ urn: HIVE, type: 'DATASET' }, null, null, { urn: 'urn:li:tag:Legacy', type: 'TAG' }],
+    'one bad element never fails the list',
+  )
+  t.same(
+    many.body.errors.map((e: Json) => e.path),
+    [
+      ['entities', 1],
+      ['entities', 2],
+    ],
+  )
 
   const group = await post(app, {
     query: `{ corpGroup(urn: "urn:li:corpGroup:bfoo") { name properties { email description } info { admins { urn username } groups } }
@@ -159,10 +236,15 @@ t.test('entity, entities and the other entity queries', async (t) => {
       groups: ['urn:li:corpGroup:jdoe'],
     },
   })
-  t.same(group.body.data.missing, { urn: 'urn:li:corpGroup:nobody', name: 'nobody', properties: null, exists: false }, 'a missing group is non-null with null properties (test_e2e.py)')
+  t.same(
+    group.body.data.missing,
+    { urn: 'urn:li:corpGroup:nobody', name: 'nobody', properties: null, exists: false },
+    'a missing group is non-null with null properties (test_e2e.py)',
+  )
 
   const dashboard = await post(app, {
-    query: '{ dashboard(urn: "urn:li:dashboard:(looker,baz)") { tool dashboardId platform { name properties { displayName } } properties { name } ownership { owners { owner { ... on CorpGroup { name } } } } } }',
+    query:
+      '{ dashboard(urn: "urn:li:dashboard:(looker,baz)") { tool dashboardId platform { name properties { displayName } } properties { name } ownership { owners { owner { ... on CorpGroup { name } } } } } }',
   })
   t.match(dashboard.body.data.dashboard, {
     tool: 'looker',
@@ -172,15 +254,25 @@ t.test('entity, entities and the other entity queries', async (t) => {
     ownership: { owners: [{ owner: { name: 'bfoo' } }] },
   })
   const term = await post(app, {
-    query: '{ glossaryTerm(urn: "urn:li:glossaryTerm:SavingAccount") { name hierarchicalName properties { name definition termSource } } }',
+    query:
+      '{ glossaryTerm(urn: "urn:li:glossaryTerm:SavingAccount") { name hierarchicalName properties { name definition termSource } } }',
   })
-  t.match(term.body.data.glossaryTerm, { name: 'SavingAccount', hierarchicalName: 'SavingAccount', properties: { definition: String } })
-  const platform = await post(app, { query: '{ dataPlatform(urn: "urn:li:dataPlatform:hive") { name properties { type displayName datasetNameDelimiter } } }' })
+  t.match(term.body.data.glossaryTerm, {
+    name: 'SavingAccount',
+    hierarchicalName: 'SavingAccount',
+    properties: { definition: String },
+  })
+  const platform = await post(app, {
+    query:
+      '{ dataPlatform(urn: "urn:li:dataPlatform:hive") { name properties { type displayName datasetNameDelimiter } } }',
+  })
   t.same(platform.body.data.dataPlatform, {
     name: 'hive',
     properties: { type: 'FILE_SYSTEM', displayName: 'Hive', datasetNameDelimiter: '.' },
   })
-  const exists = await post(app, { query: `{ yes: entityExists(urn: "${HIVE}") no: entityExists(urn: "urn:li:tag:nope") }` })
+  const exists = await post(app, {
+    query: `{ yes: entityExists(urn: "${HIVE}") no: entityExists(urn: "urn:li:tag:nope") }`,
+  })
   t.same(exists.body.data, { yes: true, no: false })
 })
 
@@ -200,7 +292,11 @@ t.test('dataset fields: schema (with versions), ownership, links', async (t) => 
   t.same(ds.platform, { name: 'hive' })
   t.ok(ds.schemaMetadata.fields.length > 0, 'schema fields')
   t.match(ds.schemaMetadata.fields[0], { fieldPath: String, type: /^[A-Z]+$/, nullable: Boolean })
-  t.match(ds.ownership.owners[0], { owner: { username: String }, type: String, ownershipType: { urn: /^urn:li:ownershipType:/ } })
+  t.match(ds.ownership.owners[0], {
+    owner: { username: String },
+    type: String,
+    ownershipType: { urn: /^urn:li:ownershipType:/ },
+  })
   t.same(ds.status, { removed: false })
 
   const stored = await getJson(app, `/aspects/${enc(HIVE)}?aspect=schemaMetadata&version=0`)
@@ -241,31 +337,56 @@ t.test('updateDataset writes whole aspects and returns the dataset', async (t) =
       urn,
       input: {
         editableProperties: { description: 'Edited *markdown*' },
-        institutionalMemory: { elements: [{ url: 'https://wiki/x', description: 'Runbook', author: 'urn:li:corpuser:jdoe' }] },
+        institutionalMemory: {
+          elements: [{ url: 'https://wiki/x', description: 'Runbook', author: 'urn:li:corpuser:jdoe' }],
+        },
         ownership: { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'TECHNICAL_OWNER' }] },
         tags: { tags: [{ tag: { urn: 'urn:li:tag:Legacy', name: 'Legacy' } }] },
         deprecation: { deprecated: true, note: 'old' },
-        editableSchemaMetadata: { editableSchemaFieldInfo: [{ fieldPath: 'a', description: 'field a', globalTags: { tags: [] } }] },
+        editableSchemaMetadata: {
+          editableSchemaFieldInfo: [{ fieldPath: 'a', description: 'field a', globalTags: { tags: [] } }],
+        },
       },
     },
   })
   t.notOk(res.body.errors)
-  t.same(res.body.data.updateDataset, {
-    urn,
-    exists: true,
-    editableProperties: { description: 'Edited *markdown*' },
-    institutionalMemory: { elements: [{ url: 'https://wiki/x', description: 'Runbook', author: { urn: 'urn:li:corpuser:jdoe' } }] },
-    ownership: { owners: [{ owner: { urn: 'urn:li:corpuser:jdoe' }, type: 'TECHNICAL_OWNER' }], lastModified: { actor: ROOT_ACTOR } },
-    tags: { tags: [{ tag: { urn: 'urn:li:tag:Legacy' } }] },
-    deprecation: { deprecated: true, note: 'old', actor: ROOT_ACTOR },
-    editableSchemaMetadata: { editableSchemaFieldInfo: [{ fieldPath: 'a', description: 'field a', tags: { tags: [] } }] },
-  }, 'like DataHub, updateDataset creates a dataset that did not exist')
+  t.same(
+    res.body.data.updateDataset,
+    {
+      urn,
+      exists: true,
+      editableProperties: { description: 'Edited *markdown*' },
+      institutionalMemory: {
+        elements: [
+          { url: 'https://wiki/x', description: 'Runbook', author: { urn: 'urn:li:corpuser:jdoe' } },
+        ],
+      },
+      ownership: {
+        owners: [{ owner: { urn: 'urn:li:corpuser:jdoe' }, type: 'TECHNICAL_OWNER' }],
+        lastModified: { actor: ROOT_ACTOR },
+      },
+      tags: { tags: [{ tag: { urn: 'urn:li:tag:Legacy' } }] },
+      deprecation: { deprecated: true, note: 'old', actor: ROOT_ACTOR },
+      editableSchemaMetadata: {
+        editableSchemaFieldInfo: [{ fieldPath: 'a', description: 'field a', tags: { tags: [] } }],
+      },
+    },
+    'like DataHub, updateDataset creates a dataset that did not exist',
+  )
 
   const badOwner = await post(app, {
-    query: 'mutation($urn: String!) { updateDataset(urn: $urn, input: {ownership: {owners: [{owner: "urn:li:tag:Legacy"}]}}) { urn } }',
+    query:
+      'mutation($urn: String!) { updateDataset(urn: $urn, input: {ownership: {owners: [{owner: "urn:li:tag:Legacy"}]}}) { urn } }',
     variables: { urn },
   })
-  t.match(badOwner.body.errors[0], { message: /urn type 'tag' is not allowed here/, extensions: { code: 400, type: 'BAD_REQUEST' } })
+  t.match(badOwner.body.errors[0], {
+    message: /urn type 'tag' is not allowed here/,
+    extensions: { code: 400, type: 'BAD_REQUEST' },
+  })
   const v2 = await getJson(app, `/entitiesV2/${enc(urn)}?aspects=List(ownership)`)
-  t.equal(v2.body.aspects.ownership.value.owners[0].owner, 'urn:li:corpuser:jdoe', 'a refused update changes nothing')
+  t.equal(
+    v2.body.aspects.ownership.value.owners[0].owner,
+    'urn:li:corpuser:jdoe',
+    'a refused update changes nothing',
+  )
 })

@@ -37,12 +37,28 @@ t.test('tags flow on the dataset and on the chart (tags_and_terms_test.py)', asy
   ] as const) {
     const before = await gql(app, TAGS_QUERY(kind), { urn })
     t.same(before, { data: { [kind]: { globalTags: null } } }, `${kind}: globalTags null before`)
-    const added = await gql(app, 'mutation($urn: String!) { addTag(input: {tagUrn: "urn:li:tag:Legacy", resourceUrn: $urn}) }', { urn })
+    const added = await gql(
+      app,
+      'mutation($urn: String!) { addTag(input: {tagUrn: "urn:li:tag:Legacy", resourceUrn: $urn}) }',
+      { urn },
+    )
     t.same(added, { data: { addTag: true } }, `${kind}: addTag answers true`)
-    t.same((await gql(app, TAGS_QUERY(kind), { urn })).data[kind].globalTags, { tags: [LEGACY_TAG] }, `${kind}: the tag is read back with its properties`)
-    const removed = await gql(app, 'mutation($urn: String!) { removeTag(input: {tagUrn: "urn:li:tag:Legacy", resourceUrn: $urn}) }', { urn })
+    t.same(
+      (await gql(app, TAGS_QUERY(kind), { urn })).data[kind].globalTags,
+      { tags: [LEGACY_TAG] },
+      `${kind}: the tag is read back with its properties`,
+    )
+    const removed = await gql(
+      app,
+      'mutation($urn: String!) { removeTag(input: {tagUrn: "urn:li:tag:Legacy", resourceUrn: $urn}) }',
+      { urn },
+    )
     t.same(removed, { data: { removeTag: true } })
-    t.same((await gql(app, TAGS_QUERY(kind), { urn })).data[kind].globalTags, { tags: [] }, `${kind}: {tags: []} after removeTag, not null`)
+    t.same(
+      (await gql(app, TAGS_QUERY(kind), { urn })).data[kind].globalTags,
+      { tags: [] },
+      `${kind}: {tags: []} after removeTag, not null`,
+    )
   }
 })
 
@@ -66,7 +82,9 @@ t.test('tags and description flow on a schema field (DATASET_FIELD)', async (t) 
     { urn: DS, field: FIELD },
   )
   t.same(remove.data, { removeTag: true })
-  t.same(await field(), { editableSchemaFieldInfo: [{ fieldPath: FIELD, description: null, globalTags: { tags: [] } }] })
+  t.same(await field(), {
+    editableSchemaFieldInfo: [{ fieldPath: FIELD, description: null, globalTags: { tags: [] } }],
+  })
 
   const described = await gql(
     app,
@@ -83,7 +101,10 @@ t.test('tags and description flow on a schema field (DATASET_FIELD)', async (t) 
     `mutation($urn: String!) { addTag(input: {tagUrn: "urn:li:tag:Legacy", resourceUrn: $urn, subResource: "no_such_field", subResourceType: DATASET_FIELD}) }`,
     { urn: DS },
   )
-  t.equal(badField.errors[0].message, `Failed to update ${DS} & field no_such_field. Field no_such_field does not exist.`)
+  t.equal(
+    badField.errors[0].message,
+    `Failed to update ${DS} & field no_such_field. Field no_such_field does not exist.`,
+  )
   const noType = await gql(
     app,
     `mutation($urn: String!, $field: String!) { addTag(input: {tagUrn: "urn:li:tag:Legacy", resourceUrn: $urn, subResource: $field}) }`,
@@ -98,7 +119,8 @@ t.test('tags and description flow on a schema field (DATASET_FIELD)', async (t) 
 t.test('deprecation flow (deprecation_test.py)', async (t) => {
   const { app } = await build(t)
   await ingestExamples(app, 'deprecation')
-  const query = 'query($urn: String!) { dataset(urn: $urn) { deprecation { deprecated decommissionTime note actor } } }'
+  const query =
+    'query($urn: String!) { dataset(urn: $urn) { deprecation { deprecated decommissionTime note actor } } }'
   t.same((await gql(app, query, { urn: DS })).data.dataset.deprecation, null, 'null before')
   const on = await gql(
     app,
@@ -112,9 +134,13 @@ t.test('deprecation flow (deprecation_test.py)', async (t) => {
     note: 'My test note',
     actor: ROOT_ACTOR,
   })
-  const off = await gql(app, 'mutation($urn: String!) { updateDeprecation(input: {urn: $urn, deprecated: false}) }', {
-    urn: DS,
-  })
+  const off = await gql(
+    app,
+    'mutation($urn: String!) { updateDeprecation(input: {urn: $urn, deprecated: false}) }',
+    {
+      urn: DS,
+    },
+  )
   t.same(off, { data: { updateDeprecation: true } })
   t.same((await gql(app, query, { urn: DS })).data.dataset.deprecation, {
     deprecated: false,
@@ -123,19 +149,34 @@ t.test('deprecation flow (deprecation_test.py)', async (t) => {
     decommissionTime: null,
   })
 
-  const missing = await gql(app, 'mutation($urn: String!) { updateDeprecation(input: {urn: $urn, deprecated: true}) }', {
-    urn: MISSING,
-  })
+  const missing = await gql(
+    app,
+    'mutation($urn: String!) { updateDeprecation(input: {urn: $urn, deprecated: true}) }',
+    {
+      urn: MISSING,
+    },
+  )
   t.same(missing.data, { updateDeprecation: null })
-  t.same(missing.errors[0].message, `Failed to update deprecation for Entity ${MISSING}. Entity does not exist.`)
-  t.same(missing.errors[0].extensions, { code: 400, type: 'BAD_REQUEST', classification: 'DataFetchingException' })
+  t.same(
+    missing.errors[0].message,
+    `Failed to update deprecation for Entity ${MISSING}. Entity does not exist.`,
+  )
+  t.same(missing.errors[0].extensions, {
+    code: 400,
+    type: 'BAD_REQUEST',
+    classification: 'DataFetchingException',
+  })
   t.same(missing.errors[0].path, ['updateDeprecation'])
 
   // The REST view agrees: the aspect went through the same store path (versions included).
   const v2 = await getJson(app, `/entitiesV2/${enc(DS)}?aspects=List(deprecation)`)
   t.same(v2.body.aspects.deprecation.value, { deprecated: false, note: '', actor: ROOT_ACTOR })
   const first = await getJson(app, `/aspects/${enc(DS)}?aspect=deprecation&version=1`)
-  t.equal(first.body.aspect['com.linkedin.common.Deprecation'].note, 'My test note', 'the first write is version 1')
+  t.equal(
+    first.body.aspect['com.linkedin.common.Deprecation'].note,
+    'My test note',
+    'the first write is version 1',
+  )
 })
 
 t.test('description updates on a dataset and a field', async (t) => {
@@ -147,25 +188,48 @@ t.test('description updates on a dataset and a field', async (t) => {
     { urn: DS },
   )
   t.same(res, { data: { updateDescription: true } })
-  const read = await gql(app, 'query($urn: String!) { dataset(urn: $urn) { editableProperties { description } properties { description } } }', {
-    urn: DS,
+  const read = await gql(
+    app,
+    'query($urn: String!) { dataset(urn: $urn) { editableProperties { description } properties { description } } }',
+    {
+      urn: DS,
+    },
+  )
+  t.same(read.data.dataset, {
+    editableProperties: { description: 'A **markdown** description' },
+    properties: { description: null },
   })
-  t.same(read.data.dataset, { editableProperties: { description: 'A **markdown** description' }, properties: { description: null } })
   const stored = await getJson(app, `/entitiesV2/${enc(DS)}?aspects=List(editableDatasetProperties)`)
-  t.equal(stored.body.aspects.editableDatasetProperties.value.lastModified.actor, ROOT_ACTOR, 'stamped with the actor')
+  t.equal(
+    stored.body.aspects.editableDatasetProperties.value.lastModified.actor,
+    ROOT_ACTOR,
+    'stamped with the actor',
+  )
 
-  const chart = await gql(app, 'mutation($urn: String!) { updateDescription(input: {description: "chart text", resourceUrn: $urn}) }', {
-    urn: CHART,
-  })
+  const chart = await gql(
+    app,
+    'mutation($urn: String!) { updateDescription(input: {description: "chart text", resourceUrn: $urn}) }',
+    {
+      urn: CHART,
+    },
+  )
   t.same(chart.data, { updateDescription: true }, 'other resource types: the chart')
-  const chartRead = await gql(app, 'query($urn: String!) { chart(urn: $urn) { editableProperties { description } properties { name } } }', {
-    urn: CHART,
-  })
+  const chartRead = await gql(
+    app,
+    'query($urn: String!) { chart(urn: $urn) { editableProperties { description } properties { name } } }',
+    {
+      urn: CHART,
+    },
+  )
   t.equal(chartRead.data.chart.editableProperties.description, 'chart text')
 
-  const missing = await gql(app, 'mutation($urn: String!) { updateDescription(input: {description: "x", resourceUrn: $urn}) }', {
-    urn: MISSING,
-  })
+  const missing = await gql(
+    app,
+    'mutation($urn: String!) { updateDescription(input: {description: "x", resourceUrn: $urn}) }',
+    {
+      urn: MISSING,
+    },
+  )
   t.equal(missing.errors[0].message, `Failed to update ${MISSING}. ${MISSING} does not exist.`)
   const unsupported = await gql(
     app,
@@ -180,12 +244,18 @@ t.test('description updates on a dataset and a field', async (t) => {
 t.test('createTag, then addTags; search finds the dataset by tag', async (t) => {
   const { app, store } = await build(t)
   await ingestExamples(app, 'tagsAndTerms')
-  const created = await gql(app, 'mutation { createTag(input: {id: "gql-pii", name: "PII", description: "Personal data"}) }')
+  const created = await gql(
+    app,
+    'mutation { createTag(input: {id: "gql-pii", name: "PII", description: "Personal data"}) }',
+  )
   t.same(created, { data: { createTag: 'urn:li:tag:gql-pii' } })
   const again = await gql(app, 'mutation { createTag(input: {id: "gql-pii", name: "PII again"}) }')
   t.equal(again.errors[0].message, 'This Tag already exists!')
   t.equal(again.errors[0].extensions.type, 'BAD_REQUEST')
-  const tag = await gql(app, '{ tag(urn: "urn:li:tag:gql-pii") { urn type name properties { name description colorHex } ownership { owners { owner { ... on CorpUser { urn } } type } } } }')
+  const tag = await gql(
+    app,
+    '{ tag(urn: "urn:li:tag:gql-pii") { urn type name properties { name description colorHex } ownership { owners { owner { ... on CorpUser { urn } } type } } } }',
+  )
   t.same(tag.data.tag, {
     urn: 'urn:li:tag:gql-pii',
     type: 'TAG',
@@ -196,12 +266,24 @@ t.test('createTag, then addTags; search finds the dataset by tag', async (t) => 
   const generated = await gql(app, 'mutation { createTag(input: {name: "No id"}) }')
   t.match(generated.data.createTag, /^urn:li:tag:[0-9a-f-]{36}$/, 'the id defaults to a UUID')
 
-  const add = await gql(app, 'mutation($urn: String!) { addTags(input: {tagUrns: ["urn:li:tag:gql-pii", "urn:li:tag:Legacy"], resourceUrn: $urn}) }', {
-    urn: DS,
-  })
+  const add = await gql(
+    app,
+    'mutation($urn: String!) { addTags(input: {tagUrns: ["urn:li:tag:gql-pii", "urn:li:tag:Legacy"], resourceUrn: $urn}) }',
+    {
+      urn: DS,
+    },
+  )
   t.same(add, { data: { addTags: true } })
-  await gql(app, 'mutation($urn: String!) { addTags(input: {tagUrns: ["urn:li:tag:gql-pii"], resourceUrn: $urn}) }', { urn: DS })
-  const tags = await gql(app, 'query($urn: String!) { dataset(urn: $urn) { tags { tags { tag { urn } associatedUrn } } } }', { urn: DS })
+  await gql(
+    app,
+    'mutation($urn: String!) { addTags(input: {tagUrns: ["urn:li:tag:gql-pii"], resourceUrn: $urn}) }',
+    { urn: DS },
+  )
+  const tags = await gql(
+    app,
+    'query($urn: String!) { dataset(urn: $urn) { tags { tags { tag { urn } associatedUrn } } } }',
+    { urn: DS },
+  )
   t.same(
     tags.data.dataset.tags.tags,
     [
@@ -210,32 +292,66 @@ t.test('createTag, then addTags; search finds the dataset by tag', async (t) => 
     ],
     'added once each, in order',
   )
-  const edges = await store.relationships({ urn: DS, direction: 'OUTGOING', types: ['TaggedWith'], start: 0, count: 10 })
-  t.same(edges.relationships.map((r) => r.entity).sort(), [LEGACY, 'urn:li:tag:gql-pii'], 'TaggedWith edges follow the write')
+  const edges = await store.relationships({
+    urn: DS,
+    direction: 'OUTGOING',
+    types: ['TaggedWith'],
+    start: 0,
+    count: 10,
+  })
+  t.same(
+    edges.relationships.map((r) => r.entity).sort(),
+    [LEGACY, 'urn:li:tag:gql-pii'],
+    'TaggedWith edges follow the write',
+  )
   const changes = await getJson(app, '/internal/changes?after=0&limit=5000')
   t.ok(
-    changes.body.entries.some((e: Json) => e.urn === DS && e.aspect === 'globalTags' && e.created.actor === ROOT_ACTOR),
+    changes.body.entries.some(
+      (e: Json) => e.urn === DS && e.aspect === 'globalTags' && e.created.actor === ROOT_ACTOR,
+    ),
     'the change log has the globalTags write',
   )
 
-  const notATag = await gql(app, 'mutation($urn: String!) { addTags(input: {tagUrns: ["urn:li:glossaryTerm:SavingAccount"], resourceUrn: $urn}) }', {
-    urn: DS,
-  })
+  const notATag = await gql(
+    app,
+    'mutation($urn: String!) { addTags(input: {tagUrns: ["urn:li:glossaryTerm:SavingAccount"], resourceUrn: $urn}) }',
+    {
+      urn: DS,
+    },
+  )
   t.equal(
     notATag.errors[0].message,
     'Failed to validate label with urn urn:li:glossaryTerm:SavingAccount. Urn type does not match entity type tag..',
   )
-  const unknownTag = await gql(app, 'mutation($urn: String!) { addTags(input: {tagUrns: ["urn:li:tag:nope"], resourceUrn: $urn}) }', { urn: DS })
-  t.equal(unknownTag.errors[0].message, 'Failed to validate label with urn urn:li:tag:nope. Urn does not exist.')
+  const unknownTag = await gql(
+    app,
+    'mutation($urn: String!) { addTags(input: {tagUrns: ["urn:li:tag:nope"], resourceUrn: $urn}) }',
+    { urn: DS },
+  )
+  t.equal(
+    unknownTag.errors[0].message,
+    'Failed to validate label with urn urn:li:tag:nope. Urn does not exist.',
+  )
 
-  const search = await postJson(app, '/entities?action=search', { input: 'tags:gql-pii', entity: 'dataset', start: 0, count: 10 })
+  const search = await postJson(app, '/entities?action=search', {
+    input: 'tags:gql-pii',
+    entity: 'dataset',
+    start: 0,
+    count: 10,
+  })
   const noSearch = search.status === 404 && /No root resource/.test(search.body?.message ?? '')
   t.test(
     'search (read-your-writes) finds the dataset by the tag added',
-    { skip: noSearch ? 'the search routes are not registered in the gateway yet (search service issue)' : false },
+    {
+      skip: noSearch
+        ? 'the search routes are not registered in the gateway yet (search service issue)'
+        : false,
+    },
     async (t) => {
       t.equal(search.status, 200, 'search answers')
-      const urns: string[] = (search.body.value.entities ?? []).map((e: Json) => (typeof e === 'string' ? e : e.entity))
+      const urns: string[] = (search.body.value.entities ?? []).map((e: Json) =>
+        typeof e === 'string' ? e : e.entity,
+      )
       t.ok(urns.includes(DS), `search "tags:gql-pii" finds ${DS}`)
     },
   )
@@ -254,17 +370,27 @@ t.test('batchUpdateDeprecation, including a schema field sub-resource', async (t
     { ds: DS, chart: CHART, field: FIELD },
   )
   t.same(res, { data: { batchUpdateDeprecation: true } })
-  const read = await gql(app, 'query($ds: String!, $chart: String!) { dataset(urn: $ds) { deprecation { deprecated note decommissionTime actor } } chart(urn: $chart) { deprecation { deprecated note } } }', {
-    ds: DS,
-    chart: CHART,
-  })
+  const read = await gql(
+    app,
+    'query($ds: String!, $chart: String!) { dataset(urn: $ds) { deprecation { deprecated note decommissionTime actor } } chart(urn: $chart) { deprecation { deprecated note } } }',
+    {
+      ds: DS,
+      chart: CHART,
+    },
+  )
   t.same(read.data, {
-    dataset: { deprecation: { deprecated: true, note: 'batch', decommissionTime: 1700000000000, actor: ROOT_ACTOR } },
+    dataset: {
+      deprecation: { deprecated: true, note: 'batch', decommissionTime: 1700000000000, actor: ROOT_ACTOR },
+    },
     chart: { deprecation: { deprecated: true, note: 'batch' } },
   })
   const fieldUrn = `urn:li:schemaField:(${DS},${FIELD})`
   const field = await getJson(app, `/entitiesV2/${enc(fieldUrn)}?aspects=List(deprecation)`)
-  t.same(field.body.aspects.deprecation.value, { deprecated: true, note: 'batch', actor: ROOT_ACTOR, decommissionTime: 1700000000000 }, 'the sub-resource is the schemaField entity')
+  t.same(
+    field.body.aspects.deprecation.value,
+    { deprecated: true, note: 'batch', actor: ROOT_ACTOR, decommissionTime: 1700000000000 },
+    'the sub-resource is the schemaField entity',
+  )
 
   const bad = await gql(
     app,
@@ -272,6 +398,8 @@ t.test('batchUpdateDeprecation, including a schema field sub-resource', async (t
     { ds: DS },
   )
   t.equal(bad.errors[0].message, `Failed to update resource with urn ${MISSING}. Entity does not exist.`)
-  const after = await gql(app, 'query($ds: String!) { dataset(urn: $ds) { deprecation { deprecated } } }', { ds: DS })
+  const after = await gql(app, 'query($ds: String!) { dataset(urn: $ds) { deprecation { deprecated } } }', {
+    ds: DS,
+  })
   t.same(after.data.dataset.deprecation, { deprecated: true }, 'a failed batch changes nothing')
 })

@@ -6,6 +6,13 @@ import { Registry } from '@catalog/core'
 import { gateway } from '@catalog/gateway'
 import { type CatalogServer, createServer } from '@catalog/http-kit'
 import { createMetadataServices } from '@catalog/metadata-service'
+import {
+  createSearchServices,
+  SearchSchema,
+  type SearchServices,
+  storeChangeSource,
+} from '@catalog/search-service'
+import { SqliteSearchIndex } from '@catalog/search-sqlite'
 import type { MetadataStore } from '@catalog/store'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
 import pino from 'pino'
@@ -17,6 +24,8 @@ export interface Built {
   readonly store: MetadataStore
   readonly dir: string
   readonly registry: Registry
+  /** The search index and its change-log sync (`search.sync.catchUp()` applies the log now). */
+  readonly search: SearchServices
   /** With `auth: true`: verifies and mints bearer tokens. */
   readonly tokens?: TokenService
   /** With `auth: true`: the admin token (root user) written to `<dir>/admin.token`. */
@@ -24,11 +33,18 @@ export interface Built {
 }
 
 const registry = new Registry()
+const searchSchema = new SearchSchema(registry)
 
 /** The one-process catalog on embedded adapters in a temp dir, closed on teardown. */
 export async function build(t: Test, options: { dir?: string; auth?: boolean } = {}): Promise<Built> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'catalog-test-'))
   const store = new SqliteMetadataStore({ file: join(dir, 'metadata.db'), durability: 'normal' })
+  // Search as in all-in-one: its own file, the log tail applied at start, every write applied
+  // before the ingest call returns, and a poll for writes made around the services (restate).
+  const index = new SqliteSearchIndex({ file: join(dir, 'search.db'), schema: searchSchema })
+  const search = createSearchServices(searchSchema, index, storeChangeSource(store))
+  await search.sync.catchUp()
+  search.sync.start(200)
   const app = createServer()
   // Auth stays off unless a test asks for it (`auth: true`), as with CATALOG_AUTH=off.
   const auth = options.auth
@@ -36,22 +52,29 @@ export async function build(t: Test, options: { dir?: string; auth?: boolean } =
         dataDir: dir,
         enabled: true,
         isActive: storeActiveCheck(store),
-        ingest: (proposals, actor) => createMetadataServices(registry, store).ingest.ingestProposals(proposals, actor),
+        ingest: (proposals, actor) =>
+          createMetadataServices(registry, store).ingest.ingestProposals(proposals, actor),
         log: pino({ level: 'silent' }),
       })
     : undefined
   await app.register(gateway, {
-    backends: { kind: 'embedded', metadata: createMetadataServices(registry, store) },
+    backends: {
+      kind: 'embedded',
+      metadata: createMetadataServices(registry, store, (seq) => search.sync.afterWrite(seq)),
+      search,
+    },
     ...(auth ? { auth: { enabled: true, tokens: auth.tokens } } : {}),
   })
   await app.ready()
   t.teardown(async () => {
     await app.close()
+    await search.sync.stop()
+    await index.close()
     await store.close()
     if (!options.dir) rmSync(dir, { recursive: true, force: true })
   })
   const adminToken = auth?.adminTokenFile ? readFileSync(auth.adminTokenFile, 'utf8').trim() : undefined
-  return { app, store, dir, registry, ...(auth ? { tokens: auth.tokens, adminToken } : {}) }
+  return { app, store, dir, registry, search, ...(auth ? { tokens: auth.tokens, adminToken } : {}) }
 }
 
 /** Ingests every record of the example files through the endpoint its kind uses; fails on any non-2xx. */

@@ -1,7 +1,14 @@
 import { bearerAuth, type TokenService } from '@catalog/auth'
 import { Registry } from '@catalog/core'
-import { type CatalogServer, healthRoutes } from '@catalog/http-kit'
+import {
+  apiDocs,
+  CATALOG_VERSION,
+  type CatalogServer,
+  forwardedApiDocs,
+  healthRoutes,
+} from '@catalog/http-kit'
 import { type MetadataServices, metadataService } from '@catalog/metadata-service'
+import { type SearchServices, searchService } from '@catalog/search-service'
 import { graphqlRoutes, HttpMetadataClient, InProcessMetadataClient } from './graphql/index.js'
 import { proxyRoutes, type Service } from './proxy.js'
 import { configRoute } from './routes/config.js'
@@ -10,6 +17,8 @@ import { configRoute } from './routes/config.js'
 export interface EmbeddedBackends {
   readonly kind: 'embedded'
   readonly metadata: MetadataServices
+  /** Search, browse and autocomplete (absent: those actions answer 404). */
+  readonly search?: SearchServices
 }
 
 /** The services run apart; the gateway forwards over HTTP. */
@@ -38,11 +47,22 @@ export interface GatewayOptions {
  */
 export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise<void> {
   const backends = opts.backends
+  // The docs come first so they see every route registered after them.
+  if (backends.kind === 'embedded') {
+    await app.register(apiDocs, { title: 'DataHub-compatible catalog', version: CATALOG_VERSION })
+  } else {
+    await app.register(forwardedApiDocs, {
+      title: 'DataHub-compatible catalog',
+      version: CATALOG_VERSION,
+      sources: [backends.targets.metadata, backends.targets.search],
+    })
+  }
   await app.register(bearerAuth, { enabled: opts.auth?.enabled ?? false, tokens: opts.auth?.tokens })
   await app.register(configRoute)
   if (backends.kind === 'embedded') {
     await app.register(healthRoutes, { ready: async () => (await backends.metadata.store.head()) >= 0 })
     await app.register(metadataService, { services: backends.metadata })
+    if (backends.search) await app.register(searchService, { services: backends.search })
   } else {
     await app.register(healthRoutes, {
       ready: async () => {

@@ -1,8 +1,7 @@
-import { loadOrCreateSecret, TokenService } from '@catalog/auth'
 import { loadConfig } from '@catalog/config'
 import { runServer } from '@catalog/http-kit'
 import { gateway } from './app.js'
-import { remoteActiveCheck } from './plugins/auth.js'
+import { remoteGatewayAuth } from './plugins/auth.js'
 
 const config = loadConfig()
 const metadata = config.CATALOG_METADATA_URL ?? `http://127.0.0.1:${config.CATALOG_METADATA_PORT}`
@@ -12,18 +11,9 @@ await runServer(config, {
   port: config.PORT,
   describe: { metadata, search },
   build: async (app, log) => {
-    // Same secret as the metadata service: CATALOG_TOKEN_SECRET, or the secret file of a shared data dir.
-    const secret = loadOrCreateSecret(config.CATALOG_DATA_DIR, config.CATALOG_TOKEN_SECRET)
-    if (secret.created) {
-      log.warn(
-        { file: secret.file },
-        'created a token signing secret; the metadata service must share it (same CATALOG_DATA_DIR or CATALOG_TOKEN_SECRET)',
-      )
-    }
-    const tokens = new TokenService(secret.secret, remoteActiveCheck(metadata))
     await app.register(gateway, {
       backends: { kind: 'remote', targets: { metadata, search } },
-      auth: { enabled: config.CATALOG_AUTH === 'on', tokens },
+      auth: remoteGatewayAuth(config, metadata, log),
     })
     return async () => {}
   },

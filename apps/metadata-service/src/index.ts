@@ -1,5 +1,11 @@
 export { type MetadataServiceOptions, metadataService } from './app.js'
-export { createMetadataServices, type MetadataServices } from './services/index.js'
+export {
+  createMetadataServices,
+  type MetadataServices,
+  type MetadataServicesOptions,
+} from './services/index.js'
 export type { AfterWrite, IngestService } from './services/ingest-service.js'
+export { lineageLimitsFrom } from './services/lineage-service.js'
 export type { EntityResponse, ReadService } from './services/read-service.js'
+export { searchNotifier } from './services/search-notifier.js'
 export { openStore } from './store-factory.js'

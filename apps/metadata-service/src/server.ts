@@ -1,9 +1,11 @@
-import { bearerAuth, bootstrapAuth, storeActiveCheck } from '@catalog/auth'
+import { bearerAuth, bootstrapAuth, storeActiveCheck, type TokenService } from '@catalog/auth'
 import { loadConfig } from '@catalog/config'
 import { Registry } from '@catalog/core'
-import { healthRoutes, runServer } from '@catalog/http-kit'
+import { apiDocs, CATALOG_VERSION, healthRoutes, runServer } from '@catalog/http-kit'
 import { metadataService } from './app.js'
 import { createMetadataServices } from './services/index.js'
+import { lineageLimitsFrom } from './services/lineage-service.js'
+import { searchNotifier } from './services/search-notifier.js'
 import { openStore } from './store-factory.js'
 
 const config = loadConfig()
@@ -13,17 +15,30 @@ await runServer(config, {
   describe: { dataDir: config.CATALOG_DATA_DIR, store: config.CATALOG_STORE },
   build: async (app, log) => {
     const store = await openStore(config)
-    const services = createMetadataServices(new Registry(), store)
-    // Run alone, this service verifies bearer tokens itself (and writes the admin token on first start).
     const enabled = config.CATALOG_AUTH === 'on'
-    const { tokens } = await bootstrapAuth({
+    // Assigned by the auth bootstrap below, which itself writes through these services.
+    let tokens: TokenService | undefined
+    // With a search service configured, each acknowledged write asks it to index at once
+    // (read-your-writes across processes); its own polling covers the rest.
+    const afterWrite = config.CATALOG_SEARCH_URL
+      ? searchNotifier(config.CATALOG_SEARCH_URL, {
+          authorization: () => (tokens && enabled ? `Bearer ${tokens.serviceToken()}` : undefined),
+          log,
+        })
+      : undefined
+    const services = createMetadataServices(new Registry(), store, afterWrite, {
+      lineage: lineageLimitsFrom(config),
+    })
+    // Run alone, this service verifies bearer tokens itself (and writes the admin token on first start).
+    ;({ tokens } = await bootstrapAuth({
       dataDir: config.CATALOG_DATA_DIR,
       ...(config.CATALOG_TOKEN_SECRET ? { configuredSecret: config.CATALOG_TOKEN_SECRET } : {}),
       enabled,
       isActive: storeActiveCheck(store),
       ingest: (proposals, actor) => services.ingest.ingestProposals(proposals, actor),
       log,
-    })
+    }))
+    await app.register(apiDocs, { title: 'Metadata service', version: CATALOG_VERSION })
     await app.register(bearerAuth, { enabled, tokens })
     await app.register(healthRoutes, { ready: async () => (await store.head()) >= 0 })
     await app.register(metadataService, { services })

@@ -50,7 +50,10 @@ export async function bootstrapAuth(options: BootstrapOptions): Promise<Bootstra
       return { tokens, adminTokenFile: file }
     } catch (err) {
       if (!(err instanceof CatalogError) || err.kind !== 'unauthorized') throw err
-      log.warn({ adminTokenFile: file, reason: err.message }, 'the admin token is no longer valid; writing a new one')
+      log.warn(
+        { adminTokenFile: file, reason: err.message },
+        'the admin token is no longer valid; writing a new one',
+      )
     }
   }
   const issued = tokens.issue({

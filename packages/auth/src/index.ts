@@ -1,5 +1,6 @@
 export * from './bearer-auth.js'
 export * from './bootstrap.js'
+export * from './http-active-check.js'
 export * from './jwt.js'
 export * from './secret.js'
 export * from './token-records.js'

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { InvalidInputError, parseUrn, UnauthorizedError, UnavailableError } from '@catalog/core'
+import { InvalidInputError, parseUrn, SYSTEM_ACTOR, UnauthorizedError, UnavailableError } from '@catalog/core'
 import { signJwt, TOKEN_ISSUER, type TokenClaims, verifyJwt } from './jwt.js'
 
 /** The `dataHubAccessTokenInfo` aspect: the stored record of a minted token. */
@@ -55,6 +55,11 @@ export interface TokenServiceOptions {
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i
 
+/** Token type of {@link TokenService.serviceToken} tokens. */
+export const SERVICE_TOKEN_TYPE = 'SERVICE'
+/** Lifetime of a service token: 10 minutes. */
+export const SERVICE_TOKEN_TTL_MS = 10 * 60_000
+
 /**
  * Signs and verifies access tokens: HS256 JWTs carrying the actor URN, a token id and an
  * expiry. A token is valid while its signature and expiry check out AND its
@@ -64,6 +69,7 @@ const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i
  */
 export class TokenService {
   private readonly cache = new Map<string, { active: boolean; until: number }>()
+  private readonly service = new Map<string, { token: string; renewAt: number }>()
   private readonly cacheTtlMs: number
   private readonly cacheSize: number
   private readonly now: () => number
@@ -129,10 +135,40 @@ export class TokenService {
     }
     const token = match[1] as string
     const claims = this.verify(token)
-    if (!(await this.active(claims.jti, token))) {
+    // A service token has no entity: only holders of the secret can sign one, and it is short-lived.
+    if (claims.type !== SERVICE_TOKEN_TYPE && !(await this.active(claims.jti, token))) {
       throw new UnauthorizedError('Unauthorized: the bearer token has been revoked')
     }
     return { actor: claims.sub, tokenId: claims.jti, claims }
+  }
+
+  /**
+   * A short-lived token for calls between the catalog's own services (e.g. a search service
+   * reading the metadata service's change log). It is valid without a stored token entity,
+   * for {@link SERVICE_TOKEN_TTL_MS}; a fresh one is signed when the current one is past half
+   * its life. Only processes holding the signing secret can make one.
+   */
+  serviceToken(actor: string = SYSTEM_ACTOR): string {
+    const now = this.now()
+    const current = this.service.get(actor)
+    if (current && current.renewAt > now) return current.token
+    const id = randomUUID()
+    const token = signJwt(
+      {
+        sub: actor,
+        jti: id,
+        iat: Math.floor(now / 1000),
+        exp: Math.floor((now + SERVICE_TOKEN_TTL_MS) / 1000),
+        iss: TOKEN_ISSUER,
+        type: SERVICE_TOKEN_TYPE,
+        actorType: 'USER',
+        actorId: parseUrn(actor).parts.join(','),
+        version: '2',
+      },
+      this.secret,
+    )
+    this.service.set(actor, { token, renewAt: now + SERVICE_TOKEN_TTL_MS / 2 })
+    return token
   }
 
   /** Forgets the cached state of a token (after revoking it here). */

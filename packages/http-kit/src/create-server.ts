@@ -3,6 +3,7 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyServerOptions,
+  LogController,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
@@ -35,9 +36,13 @@ export function createServer(options: ServerOptions = {}): CatalogServer {
       ? { loggerInstance: logger as FastifyBaseLogger }
       : { logger: logger as FastifyServerOptions['logger'] }),
     bodyLimit: options.bodyLimit ?? 16 * 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4096, constraints: { action: actionConstraint } },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      maxParamLength: 4096,
+      constraints: { action: actionConstraint },
+    },
     // Per-request log lines cost throughput; requests are logged at debug level instead.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     requestTimeout: 120_000,
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
@@ -46,7 +51,10 @@ export function createServer(options: ServerOptions = {}): CatalogServer {
   installErrorHandling(app)
   app.addHook('onResponse', async (request, reply) => {
     if (request.log.level === 'debug' || request.log.level === 'trace') {
-      request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request')
+      request.log.debug(
+        { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
+        'request',
+      )
     }
   })
   return app

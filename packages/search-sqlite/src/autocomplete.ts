@@ -6,6 +6,7 @@ import {
   fold,
   indexWords,
   isUrn,
+  mergeContributions,
   queryWords,
   type SearchSchema,
   valueText,
@@ -18,7 +19,7 @@ const MAX_CANDIDATES = 300
 
 interface Candidate {
   urn: string
-  doc: string
+  parts: string
   score: number
 }
 
@@ -41,7 +42,7 @@ export function autocompleteQuery(
   if (fields.length === 0) return { suggestions: [] }
   if (words.length === 0) {
     candidates = ctx
-      .statement(`SELECT d.urn, d.doc, 0.0 AS score FROM docs d WHERE ${where.sql} ORDER BY d.urn LIMIT ?`)
+      .statement(`SELECT d.urn, d.parts, 0.0 AS score FROM docs d WHERE ${where.sql} ORDER BY d.urn LIMIT ?`)
       .all(...where.params, want) as Candidate[]
   } else {
     const boosts = new Map<string, number>()
@@ -53,14 +54,15 @@ export function autocompleteQuery(
     const expr = words.map((w) => `"${w.word}" *`).join(' AND ')
     candidates = ctx
       .statement(
-        `SELECT d.urn, d.doc, -bm25(fts, ${weights}) AS score FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ? AND ${where.sql} ORDER BY score DESC LIMIT ?`,
+        `SELECT d.urn, d.parts, -bm25(fts, ${weights}) AS score FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ? AND ${where.sql} ORDER BY score DESC LIMIT ?`,
       )
       .all(`{${fields.map(ftsColumn).join(' ')}} : (${expr})`, ...where.params, want) as Candidate[]
   }
   const query = fold(req.query.trim())
   const ranked: Array<AutocompleteSuggestion & { rank: number; score: number }> = []
   for (const c of candidates) {
-    const best = suggestion(JSON.parse(c.doc) as DocumentFields, fields, words, query)
+    const doc = mergeContributions(JSON.parse(c.parts) as Record<string, DocumentFields>)
+    const best = suggestion(doc, fields, words, query)
     if (best) ranked.push({ urn: c.urn, ...best, score: c.score })
   }
   ranked.sort((a, b) => a.rank - b.rank || b.score - a.score || a.urn.localeCompare(b.urn))

@@ -1,11 +1,13 @@
 /**
  * Layout of the embedded search index (its own SQLite file):
- * - `docs`: one row per entity: URN, type, soft-delete flag, what each aspect contributes
- *   (`parts`, JSON) and their union, the document (`doc`, JSON);
+ * - `docs`: one row per entity: URN, type, soft-delete flag and what each aspect contributes
+ *   (`parts`, JSON; the document is their union);
  * - `exact`: every (field, value) of every document, for filters, facets, browse and
  *   `field:value`; `urn_keys`: the short forms a URN value answers to (`kafka`, `Legacy`);
+ * - `browse_nodes`: per entity type and browse path, how many visible documents have a
+ *   browse path at or under it, and strictly under it (browse without a filter reads these);
  * - `fts`: an FTS5 table with one column per analysed field (bm25 with per-field weights);
- * - `meta`: the durable cursor and the FTS column list.
+ * - `meta`: the durable cursor and the layout (FTS column list) the derived tables were built with.
  */
 export const BASE_DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -15,8 +17,7 @@ CREATE TABLE IF NOT EXISTS docs (
   urn TEXT NOT NULL UNIQUE,
   entity_type TEXT NOT NULL,
   removed INTEGER NOT NULL DEFAULT 0,
-  parts TEXT NOT NULL,
-  doc TEXT NOT NULL
+  parts TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS docs_by_type ON docs (entity_type, removed, urn);
 CREATE TABLE IF NOT EXISTS exact (
@@ -34,7 +35,19 @@ CREATE TABLE IF NOT EXISTS urn_keys (
   PRIMARY KEY (field, key, doc_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS urn_keys_by_doc ON urn_keys (doc_id);
+CREATE TABLE IF NOT EXISTS browse_nodes (
+  entity_type TEXT NOT NULL,
+  path TEXT NOT NULL,
+  parent TEXT NOT NULL,
+  docs INTEGER NOT NULL,
+  below INTEGER NOT NULL,
+  PRIMARY KEY (entity_type, path)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS browse_nodes_by_parent ON browse_nodes (entity_type, parent, docs);
 `
+
+/** Bumped when the derived tables change shape: they are then rebuilt from the stored documents. */
+export const LAYOUT_VERSION = 3
 
 /** The FTS column of an index field. */
 export const ftsColumn = (field: string) => `f_${field}`

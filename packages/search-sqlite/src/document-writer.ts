@@ -4,11 +4,14 @@ import {
   type IndexChange,
   indexWords,
   isUrn,
+  mergeContributions,
+  orderContributions,
   urnKeys,
   valueText,
 } from '@catalog/search'
 import type Database from 'better-sqlite3'
 import { ftsColumn } from './ddl.js'
+import type { FacetCache } from './facet-cache.js'
 import type { Vocabulary } from './vocabulary.js'
 
 type Statement = Database.Statement
@@ -21,7 +24,7 @@ interface Pending {
   entityType: string
   parts: Parts
   readonly oldParts: string
-  readonly oldDoc: string
+  readonly oldType: string
 }
 
 export interface WriterOptions {
@@ -32,20 +35,22 @@ export interface WriterOptions {
   readonly keyAspectOf: (entityType: string) => string | undefined
   /** False for free-text fields, whose exact values are not kept. */
   readonly isExact: (field: string) => boolean
+  readonly facets: FacetCache
 }
 
 /**
- * Writes documents. A document row keeps each aspect's contribution (`parts`) and their
- * union (`doc`); a batch loads each touched document once, applies its changes in memory,
- * then rewrites the document's row, FTS row, exact values and URN keys once, and only when
- * the merged document changed. Runs inside the caller's transaction.
+ * Writes documents. A document row keeps each aspect's contribution (`parts`; the document
+ * is their union); a batch loads each touched document once, applies its changes in memory,
+ * then rewrites the document's row, FTS row, exact values, URN keys and browse counts once,
+ * and only when a contribution changed. Runs inside the caller's transaction.
  */
 export class DocumentWriter {
+  /** Browse-count changes of the batch being applied, by entity type and node: [docs, below]. */
+  private browse = new Map<string, [number, number]>()
   private readonly s: Record<
     | 'load'
     | 'insertDoc'
     | 'updateDoc'
-    | 'updateParts'
     | 'deleteDoc'
     | 'deleteFts'
     | 'deleteExact'
@@ -53,7 +58,8 @@ export class DocumentWriter {
     | 'insertExact'
     | 'insertKey'
     | 'insertField'
-    | 'insertFts',
+    | 'insertFts'
+    | 'browseDelta',
     Statement
   >
 
@@ -63,17 +69,22 @@ export class DocumentWriter {
   ) {
     const p = (sql: string) => db.prepare(sql)
     this.s = {
-      load: p('SELECT id, entity_type, parts, doc FROM docs WHERE urn = ?'),
-      insertDoc: p('INSERT INTO docs (urn, entity_type, removed, parts, doc) VALUES (?, ?, ?, ?, ?)'),
-      updateDoc: p('UPDATE docs SET removed = ?, parts = ?, doc = ? WHERE id = ?'),
-      updateParts: p('UPDATE docs SET parts = ? WHERE id = ?'),
+      load: p('SELECT id, entity_type, parts FROM docs WHERE urn = ?'),
+      insertDoc: p('INSERT INTO docs (urn, entity_type, removed, parts) VALUES (?, ?, ?, ?)'),
+      updateDoc: p('UPDATE docs SET removed = ?, parts = ? WHERE id = ?'),
       deleteDoc: p('DELETE FROM docs WHERE id = ?'),
       deleteFts: p('DELETE FROM fts WHERE rowid = ?'),
       deleteExact: p('DELETE FROM exact WHERE doc_id = ?'),
       deleteKeys: p('DELETE FROM urn_keys WHERE doc_id = ?'),
       insertExact: p('INSERT OR IGNORE INTO exact (doc_id, field, value, num) VALUES (?, ?, ?, ?)'),
       insertKey: p('INSERT OR IGNORE INTO urn_keys (field, key, doc_id) VALUES (?, ?, ?)'),
-      insertField: p('INSERT INTO fields (name) VALUES (?)'),
+      insertField: p(
+        'INSERT INTO fields (name) VALUES (?) ON CONFLICT (name) DO UPDATE SET name = name RETURNING id',
+      ),
+      browseDelta: p(
+        `INSERT INTO browse_nodes (entity_type, path, parent, docs, below) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (entity_type, path) DO UPDATE SET docs = docs + excluded.docs, below = below + excluded.below`,
+      ),
       insertFts: p(
         `INSERT INTO fts (rowid, ${o.ftsFields.map(ftsColumn).join(', ')}) VALUES (?, ${o.ftsFields.map(() => '?').join(', ')})`,
       ),
@@ -97,11 +108,25 @@ export class DocumentWriter {
     }
     let changed = 0
     for (const p of pending.values()) if (this.write(p)) changed++
+    this.flushBrowseCounts()
     return changed
   }
 
-  /** Writes the FTS row, exact values and URN keys of a merged document. */
-  index(id: number, fields: DocumentFields): void {
+  /** Writes the browse-count changes gathered since the last flush. */
+  flushBrowseCounts(): void {
+    for (const [key, [docs, below]] of this.browse) {
+      if (docs === 0 && below === 0) continue
+      const [entityType, node] = key.split('\u0000') as [string, string]
+      const parent = node === '' ? '' : node.slice(0, node.lastIndexOf('/'))
+      this.s.browseDelta.run(entityType, node, parent, docs, below)
+    }
+    this.browse = new Map()
+  }
+
+  /** Writes the FTS row, exact values, URN keys and browse counts of a merged document. */
+  index(id: number, entityType: string, fields: DocumentFields): void {
+    this.o.facets.set(id, entityType, fields)
+    if (!fields.removed?.includes(true)) this.browseCounts(entityType, fields.browsePaths, 1)
     const texts: Array<string | null> = []
     let any = false
     for (const f of this.o.ftsFields) {
@@ -127,69 +152,87 @@ export class DocumentWriter {
   }
 
   private load(urn: string, entityType: string): Pending {
-    const row = this.s.load.get(urn) as
-      | { id: number; entity_type: string; parts: string; doc: string }
-      | undefined
-    if (!row) return { id: undefined, urn, entityType, parts: {}, oldParts: '', oldDoc: '' }
+    const row = this.s.load.get(urn) as { id: number; entity_type: string; parts: string } | undefined
+    if (!row) return { id: undefined, urn, entityType, parts: {}, oldParts: '', oldType: entityType }
     return {
       id: row.id,
       urn,
       entityType: row.entity_type,
       parts: JSON.parse(row.parts) as Parts,
       oldParts: row.parts,
-      oldDoc: row.doc,
+      oldType: row.entity_type,
     }
   }
 
   private write(p: Pending): boolean {
-    const aspects = Object.keys(p.parts)
-    if (aspects.length === 0) {
+    if (Object.keys(p.parts).length === 0) {
       if (p.id === undefined) return false
-      this.unindex(p.id)
+      this.unindex(p.id, p.oldType, p.oldParts)
       this.s.deleteDoc.run(p.id)
       return true
     }
-    const key = this.o.keyAspectOf(p.entityType)
-    aspects.sort((a, b) => (a === key ? -1 : b === key ? 1 : a < b ? -1 : a > b ? 1 : 0))
-    const merged: Record<string, FieldValue[]> = {}
-    const sortedParts: Parts = {}
-    for (const aspect of aspects) {
-      const part = p.parts[aspect] as DocumentFields
-      sortedParts[aspect] = part
-      for (const [field, values] of Object.entries(part)) {
-        const list = merged[field]
-        if (!list) merged[field] = [...values]
-        else for (const v of values) if (!list.includes(v)) list.push(v)
-      }
-    }
-    const parts = JSON.stringify(sortedParts)
-    const doc = JSON.stringify(merged)
+    const ordered = orderContributions(p.parts, this.o.keyAspectOf(p.entityType))
+    const parts = JSON.stringify(ordered)
+    if (p.id !== undefined && parts === p.oldParts) return false
+    const merged = mergeContributions(ordered)
     const removed = merged.removed?.includes(true) ? 1 : 0
-    if (p.id !== undefined && doc === p.oldDoc) {
-      if (parts !== p.oldParts) this.s.updateParts.run(parts, p.id)
-      return false
-    }
-    if (p.id === undefined) p.id = Number(this.s.insertDoc.run(p.urn, p.entityType, removed, parts, doc).lastInsertRowid)
+    if (p.id === undefined)
+      p.id = Number(this.s.insertDoc.run(p.urn, p.entityType, removed, parts).lastInsertRowid)
     else {
-      this.unindex(p.id)
-      this.s.updateDoc.run(removed, parts, doc, p.id)
+      this.unindex(p.id, p.oldType, p.oldParts)
+      this.s.updateDoc.run(removed, parts, p.id)
     }
-    this.index(p.id, merged)
+    this.index(p.id, p.entityType, merged)
     return true
   }
 
   private fieldId(name: string): number {
     let id = this.o.fieldIds.get(name)
     if (id === undefined) {
-      id = Number(this.s.insertField.run(name).lastInsertRowid)
+      // Another connection may have added it since the ids were read: RETURNING gives it either way.
+      id = (this.s.insertField.get(name) as { id: number }).id
       this.o.fieldIds.set(name, id)
     }
     return id
   }
 
-  private unindex(id: number): void {
+  private unindex(id: number, entityType: string, oldParts: string): void {
     this.s.deleteFts.run(id)
     this.s.deleteExact.run(id)
     this.s.deleteKeys.run(id)
+    this.o.facets.delete(id)
+    if (oldParts.includes('"browsePaths"')) {
+      const old = mergeContributions(JSON.parse(oldParts) as Record<string, DocumentFields>)
+      if (!old.removed?.includes(true)) this.browseCounts(entityType, old.browsePaths, -1)
+    }
+  }
+
+  /**
+   * Adds (`sign` 1) or takes away (-1) a visible document's browse paths from the browse
+   * counts: every prefix of a path counts it as at-or-under, every proper prefix (the root
+   * `''` included) as strictly under.
+   */
+  private browseCounts(entityType: string, paths: readonly FieldValue[] | undefined, sign: 1 | -1): void {
+    if (!paths || paths.length === 0) return
+    const at = new Set<string>()
+    const below = new Set<string>()
+    for (const raw of paths) {
+      const segments = String(raw)
+        .split('/')
+        .filter((x) => x !== '')
+      let node = ''
+      for (const segment of segments) {
+        below.add(node)
+        node = `${node}/${segment}`
+        at.add(node)
+      }
+    }
+    for (const node of new Set([...at, ...below])) {
+      const key = `${entityType}\u0000${node}`
+      const delta = this.browse.get(key) ?? [0, 0]
+      if (at.has(node)) delta[0] += sign
+      if (below.has(node)) delta[1] += sign
+      this.browse.set(key, delta)
+    }
   }
 }

@@ -28,12 +28,13 @@ export function filterSql(
   fieldId: (name: string) => number | undefined,
   isExact: (name: string) => boolean,
   resolveEntityType: (value: string) => string | undefined,
+  jsonPaths: (field: string) => readonly string[],
 ): Sql {
   if (filter.or.length === 0) return { sql: '1', params: [] }
   const params: unknown[] = []
   const groups = filter.or.map((group) => {
     const parts = group.map((c) => {
-      const s = criterionSql(c, fieldId, isExact, resolveEntityType)
+      const s = criterionSql(c, fieldId, isExact, resolveEntityType, jsonPaths)
       params.push(...s.params)
       return s.sql
     })
@@ -47,6 +48,7 @@ function criterionSql(
   fieldId: (name: string) => number | undefined,
   isExact: (name: string) => boolean,
   resolveEntityType: (value: string) => string | undefined,
+  jsonPaths: (field: string) => readonly string[],
 ): Sql {
   const not = c.negated ? 'NOT ' : ''
   if (c.field === ENTITY_TYPE_FIELD) {
@@ -55,7 +57,10 @@ function criterionSql(
     const names = c.values.map((v) => resolveEntityType(v) ?? `\u0000${v}`)
     return { sql: `${not}(d.entity_type IN (${names.map(() => '?').join(', ')}))`, params: names }
   }
-  if (c.field === REMOVED_FIELD && (c.condition === 'EQUAL' || c.condition === 'IEQUAL' || c.condition === 'IN')) {
+  if (
+    c.field === REMOVED_FIELD &&
+    (c.condition === 'EQUAL' || c.condition === 'IEQUAL' || c.condition === 'IN')
+  ) {
     const flags = c.values.map((v) => (v.toLowerCase() === 'true' ? 1 : 0))
     return { sql: `${not}(d.removed IN (${flags.map(() => '?').join(', ')}))`, params: flags }
   }
@@ -65,7 +70,7 @@ function criterionSql(
     const v = valuePredicate(c, 'd.urn', 'NULL')
     return { sql: `${not}(${v.sql})`, params: v.params }
   }
-  // Exact fields are matched in the `exact` table; free-text fields in the stored document.
+  // Exact fields are matched in the `exact` table; free-text fields in the stored contributions.
   const exact = c.fields.filter(isExact)
   const ids = exact.map(fieldId).filter((id): id is number => id !== undefined)
   const text = c.fields.filter((f) => !isExact(f))
@@ -81,9 +86,9 @@ function criterionSql(
   }
   if (text.length > 0) {
     const jv = exists ? { sql: '1', params: [] } : valuePredicate(c, 'j.value', 'NULL')
-    for (const f of text) {
-      found.push(`EXISTS (SELECT 1 FROM json_each(d.doc, ?) j WHERE ${jv.sql})`)
-      params.push(`$."${f.replace(/"/g, '')}"`, ...jv.params)
+    for (const path of text.flatMap(jsonPaths)) {
+      found.push(`EXISTS (SELECT 1 FROM json_each(d.parts, ?) j WHERE ${jv.sql})`)
+      params.push(path, ...jv.params)
     }
   }
   const any = found.length > 0 ? `(${found.join(' OR ')})` : '0'
@@ -98,7 +103,10 @@ function valuePredicate(c: NormalizedCriterion, col: string, numCol: string): Sq
   if (c.condition === 'EQUAL' || c.condition === 'IN') {
     // The NOCASE list lets SQLite use the (field, value NOCASE) index; the second keeps it exact.
     const marks = c.values.map(() => '?').join(', ')
-    return { sql: `${col} COLLATE NOCASE IN (${marks}) AND ${col} IN (${marks})`, params: [...c.values, ...c.values] }
+    return {
+      sql: `${col} COLLATE NOCASE IN (${marks}) AND ${col} IN (${marks})`,
+      params: [...c.values, ...c.values],
+    }
   }
   for (const v of c.values) {
     switch (c.condition) {

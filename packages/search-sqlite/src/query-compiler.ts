@@ -27,12 +27,13 @@ export interface QueryScope {
 
 /** A node's rows: one per matching document: `doc_id`, `terms` (clauses matched) and `score`. */
 const NOTHING: Sql = { sql: 'SELECT NULL AS doc_id, 0 AS terms, 0.0 AS score WHERE 0', params: [] }
-const TYPO_FACTOR = 0.5
+/** Score of a match through a typo variant only: below any exact or prefix match, not worth a bm25 pass. */
+const TYPO_SCORE = 0.001
 
 /**
  * Compiles a parsed query to one SQL select over the index: free words through FTS5 (prefix
- * match, typo variants from the vocabulary at half weight, bm25 with the scope's field
- * boosts), `field:value` through the exact values, URN keys and the field's FTS column, and
+ * match scored by bm25 with the scope's field boosts; typo variants from the vocabulary, ranked
+ * after every exact or prefix match), `field:value` through the exact values, URN keys and the field's FTS column, and
  * boolean clauses by grouping. It records the typo variants it used, for `matchedFields`.
  */
 export class QueryCompiler {
@@ -82,13 +83,17 @@ export class QueryCompiler {
     const first = words[0]
     if (!first || this.defaultColumns === '') return NOTHING
     if (words.length > 1) return this.fts(`"${words.map((w) => w.word).join(' ')}" *`)
-    const exact = first.parts.length > 1 ? `("${first.word}" * OR "${first.parts.join(' ')}" *)` : `"${first.word}" *`
+    const exact =
+      first.parts.length > 1 ? `("${first.word}" * OR "${first.parts.join(' ')}" *)` : `"${first.word}" *`
     const variants = this.ctx.vocabulary.variants(first.word, typoBudget(first.word))
     if (variants.length === 0) return this.fts(exact)
     this.variants.set(first.word, variants)
     const typo = variants.map((v) => `"${v}"`).join(' OR ')
-    const a = this.ftsRows(exact, 1)
-    const b = this.ftsRows(typo, TYPO_FACTOR)
+    const a = this.ftsRows(exact)
+    const b = {
+      sql: `SELECT rowid AS doc_id, ${TYPO_SCORE} AS score FROM fts WHERE fts MATCH ?`,
+      params: [`{${this.defaultColumns}} : (${typo})`],
+    }
     return {
       sql: `SELECT doc_id, 1 AS terms, max(score) AS score FROM (${a.sql} UNION ALL ${b.sql}) GROUP BY doc_id`,
       params: [...a.params, ...b.params],
@@ -102,13 +107,13 @@ export class QueryCompiler {
   }
 
   private fts(expr: string): Sql {
-    const rows = this.ftsRows(expr, 1)
+    const rows = this.ftsRows(expr)
     return { sql: `SELECT doc_id, 1 AS terms, score FROM (${rows.sql})`, params: rows.params }
   }
 
-  private ftsRows(expr: string, factor: number): Sql {
+  private ftsRows(expr: string): Sql {
     return {
-      sql: `SELECT rowid AS doc_id, -${factor} * bm25(fts, ${this.weights}) AS score FROM fts WHERE fts MATCH ?`,
+      sql: `SELECT rowid AS doc_id, -bm25(fts, ${this.weights}) AS score FROM fts WHERE fts MATCH ?`,
       params: [`{${this.defaultColumns}} : (${expr})`],
     }
   }

@@ -1,27 +1,30 @@
 import { mkdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { UnavailableError } from '@catalog/core'
-import type {
-  ApplyResult,
-  AutocompleteRequest,
-  AutocompleteResultPage,
-  BrowseRequest,
-  BrowseResultPage,
-  DocumentFields,
-  IndexChange,
-  IndexedDocument,
-  IndexStats,
-  NormalizedFilter,
-  SearchIndex,
-  SearchRequest,
-  SearchResultPage,
-  SearchSchema,
+import {
+  type ApplyResult,
+  type AutocompleteRequest,
+  type AutocompleteResultPage,
+  type BrowseRequest,
+  type BrowseResultPage,
+  type DocumentFields,
+  ENTITY_TYPE_FIELD,
+  type IndexChange,
+  type IndexedDocument,
+  type IndexStats,
+  mergeContributions,
+  type NormalizedFilter,
+  type SearchIndex,
+  type SearchRequest,
+  type SearchResultPage,
+  type SearchSchema,
 } from '@catalog/search'
 import Database from 'better-sqlite3'
 import { autocompleteQuery } from './autocomplete.js'
 import { browseQuery } from './browse.js'
-import { BASE_DDL, ftsDdl } from './ddl.js'
+import { BASE_DDL, ftsDdl, LAYOUT_VERSION } from './ddl.js'
 import { DocumentWriter } from './document-writer.js'
+import { FacetCache, type FacetRow } from './facet-cache.js'
 import { filterSql } from './filter-sql.js'
 import type { CompileContext, Sql } from './query-compiler.js'
 import { searchQuery } from './search-query.js'
@@ -49,11 +52,14 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly ftsFields: string[]
   private readonly fieldIds = new Map<string, number>()
   private readonly vocabulary: Vocabulary
+  private readonly facets: FacetCache
   private readonly writer: DocumentWriter
   private readonly statements = new Map<string, Database.Statement>()
   private readonly applyTx: (changes: readonly IndexChange[], cursor: number) => ApplyResult
   private readonly entityNames = new Map<string, string>()
   private readonly file: string
+  /** `PRAGMA data_version` when the in-memory caches were last known current. */
+  private dataVersion: number
   private readonly cacheBytes: number
 
   constructor(options: SqliteSearchOptions) {
@@ -68,23 +74,28 @@ export class SqliteSearchIndex implements SearchIndex {
       this.db.pragma('synchronous = NORMAL')
       this.db.pragma('busy_timeout = 5000')
       this.db.pragma('temp_store = MEMORY')
+      // Fewer, larger checkpoints: a catch-up over a long log writes hot pages less often.
+      this.db.pragma('wal_autocheckpoint = 10000')
+      this.db.pragma('journal_size_limit = 67108864')
       this.db.pragma(`cache_size = -${Math.round(this.cacheBytes / 1024)}`)
       this.db.exec(BASE_DDL)
-      for (const r of this.db.prepare('SELECT id, name FROM fields').all() as Array<{ id: number; name: string }>)
-        this.fieldIds.set(r.name, r.id)
-      this.ensureFts()
-      this.db.exec(
-        'CREATE TEMP TABLE IF NOT EXISTS hits (doc_id INTEGER PRIMARY KEY, terms INTEGER NOT NULL, score REAL NOT NULL)',
-      )
+      this.loadFieldIds()
+      this.ensureLayout()
+      this.dataVersion = this.db.pragma('data_version', { simple: true }) as number
     } catch (err) {
-      throw new UnavailableError(`cannot open the search index at ${options.file}: ${(err as Error).message}`, {
-        cause: err,
-      })
+      throw new UnavailableError(
+        `cannot open the search index at ${options.file}: ${(err as Error).message}`,
+        {
+          cause: err,
+        },
+      )
     }
     for (const e of options.schema.registry.allEntities()) {
       this.entityNames.set(e.name.toLowerCase(), e.name)
       if (e.graphqlType) this.entityNames.set(e.graphqlType.toLowerCase(), e.name)
     }
+    const facetFields = new Set(options.schema.allEntities().flatMap((e) => e.facets.map((f) => f.field)))
+    this.facets = new FacetCache(facetFields, () => this.facetRows(facetFields))
     this.vocabulary = new Vocabulary(() =>
       (this.db.prepare('SELECT term FROM fts_vocab').raw().all() as Array<[string]>).map((r) => r[0]),
     )
@@ -94,6 +105,7 @@ export class SqliteSearchIndex implements SearchIndex {
       vocabulary: this.vocabulary,
       keyAspectOf: (type) => options.schema.registry.findEntity(type)?.keyAspect,
       isExact: (field) => options.schema.isExact(field),
+      facets: this.facets,
     })
     this.applyTx = this.db.transaction((changes: readonly IndexChange[], cursor: number) =>
       this.applyAll(changes, cursor),
@@ -105,7 +117,13 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async apply(changes: readonly IndexChange[], cursor: number): Promise<ApplyResult> {
-    return this.applyTx(changes, cursor)
+    try {
+      return this.applyTx(changes, cursor)
+    } catch (err) {
+      // The transaction rolled back; the in-memory facet values may be ahead of it.
+      this.facets.reset()
+      throw err
+    }
   }
 
   async search(request: SearchRequest): Promise<SearchResultPage> {
@@ -121,30 +139,32 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async document(urn: string): Promise<IndexedDocument | undefined> {
-    const row = this.db.prepare('SELECT entity_type, removed, parts, doc FROM docs WHERE urn = ?').get(urn) as
-      | { entity_type: string; removed: number; parts: string; doc: string }
+    const row = this.db.prepare('SELECT entity_type, removed, parts FROM docs WHERE urn = ?').get(urn) as
+      | { entity_type: string; removed: number; parts: string }
       | undefined
     if (!row) return undefined
+    const parts = JSON.parse(row.parts) as Record<string, DocumentFields>
     return {
       urn,
       entityType: row.entity_type,
       removed: row.removed === 1,
-      fields: JSON.parse(row.doc) as DocumentFields,
-      aspects: Object.keys(JSON.parse(row.parts) as object).sort(),
+      fields: mergeContributions(parts),
+      aspects: Object.keys(parts).sort(),
     }
   }
 
   async clear(): Promise<void> {
     this.db.transaction(() => {
       this.db.exec(
-        "DELETE FROM docs; DELETE FROM exact; DELETE FROM urn_keys; INSERT INTO fts (fts) VALUES ('delete-all');",
+        "DELETE FROM docs; DELETE FROM exact; DELETE FROM urn_keys; DELETE FROM browse_nodes; INSERT INTO fts (fts) VALUES ('delete-all');",
       )
     })()
     this.vocabulary.reset()
+    this.facets.reset()
   }
 
   async stats(): Promise<IndexStats> {
-    const documents = (this.db.prepare("SELECT count(*) AS n FROM docs").get() as { n: number }).n
+    const documents = (this.db.prepare('SELECT count(*) AS n FROM docs').get() as { n: number }).n
     let diskBytes = 0
     if (this.file !== ':memory:') {
       for (const suffix of ['', '-wal', '-shm']) {
@@ -161,7 +181,10 @@ export class SqliteSearchIndex implements SearchIndex {
       documents,
       cursor: this.readCursor(),
       diskBytes,
-      memoryBytes: Math.min(this.cacheBytes, pages * pageBytes) + this.vocabulary.size().bytes,
+      memoryBytes:
+        Math.min(this.cacheBytes, pages * pageBytes) +
+        this.vocabulary.size().bytes +
+        this.facets.size().bytes,
     }
   }
 
@@ -177,22 +200,29 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   private readCursor(): number {
-    const row = this.db.prepare("SELECT value FROM meta WHERE key = 'cursor'").get() as { value: string } | undefined
+    const row = this.db.prepare("SELECT value FROM meta WHERE key = 'cursor'").get() as
+      | { value: string }
+      | undefined
     return row ? Number(row.value) : 0
   }
 
-  /** Creates the FTS table, or rebuilds it from the stored documents when the analysed fields changed. */
-  private ensureFts(): void {
-    const wanted = JSON.stringify(this.ftsFields)
-    const row = this.db.prepare("SELECT value FROM meta WHERE key = 'fts_fields'").get() as
+  /**
+   * Creates the FTS table, or, when the analysed fields or the layout changed since the file
+   * was written, rebuilds every derived table from the stored documents (no change-log replay).
+   */
+  private ensureLayout(): void {
+    const wanted = JSON.stringify({ layout: LAYOUT_VERSION, fts: this.ftsFields })
+    const row = this.db.prepare("SELECT value FROM meta WHERE key = 'layout'").get() as
       | { value: string }
       | undefined
     if (row?.value === wanted) return
     this.db.transaction(() => {
+      const columns = this.db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('docs') as string[]
+      if (columns.includes('doc')) this.db.exec('ALTER TABLE docs DROP COLUMN doc') // layout 2
       this.db.exec('DROP TABLE IF EXISTS fts_vocab; DROP TABLE IF EXISTS fts;')
       this.db.exec(ftsDdl(this.ftsFields))
-      this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('fts_fields', ?)").run(wanted)
-      if (row) this.reindexAll()
+      this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('layout', ?)").run(wanted)
+      this.reindexAll()
     })()
   }
 
@@ -204,19 +234,53 @@ export class SqliteSearchIndex implements SearchIndex {
       vocabulary: new Vocabulary(() => []),
       keyAspectOf: () => undefined,
       isExact: (field) => this.schema.isExact(field),
+      facets: new FacetCache(new Set(), () => []),
     })
-    this.db.exec('DELETE FROM exact; DELETE FROM urn_keys;')
-    for (const r of this.db.prepare("SELECT id, doc FROM docs").all() as Array<{
+    this.db.exec('DELETE FROM exact; DELETE FROM urn_keys; DELETE FROM browse_nodes;')
+    for (const r of this.db.prepare('SELECT id, entity_type, parts FROM docs').all() as Array<{
       id: number
-      doc: string
+      entity_type: string
+      parts: string
     }>)
-      writer.index(r.id, JSON.parse(r.doc) as DocumentFields)
+      writer.index(
+        r.id,
+        r.entity_type,
+        mergeContributions(JSON.parse(r.parts) as Record<string, DocumentFields>),
+      )
+    writer.flushBrowseCounts()
+  }
+
+  /** Every document's facet values, for the facet cache. */
+  private *facetRows(fields: ReadonlySet<string>): Iterable<FacetRow> {
+    for (const r of this.db.prepare('SELECT id, entity_type FROM docs').raw().iterate() as Iterable<
+      [number, string]
+    >)
+      yield [r[0], ENTITY_TYPE_FIELD, r[1]]
+    const ids = [...fields].map((f) => this.fieldIds.get(f)).filter((id): id is number => id !== undefined)
+    if (ids.length === 0) return
+    const rows = this.db
+      .prepare(
+        `SELECT e.doc_id, f.name, e.value FROM exact e JOIN fields f ON f.id = e.field WHERE e.field IN (${ids.map(() => '?').join(', ')})`,
+      )
+      .raw()
+      .iterate(...ids) as Iterable<FacetRow>
+    yield* rows
   }
 
   /** Runs a query in one read transaction (one consistent snapshot). */
   private read<T>(fn: () => T): T {
     if (!this.db.open) throw new UnavailableError('the search index is closed')
-    return this.db.transaction(fn)()
+    return this.db.transaction(() => {
+      // Another connection wrote the file: field ids, facet values and words may be stale.
+      const version = this.db.pragma('data_version', { simple: true }) as number
+      if (version !== this.dataVersion) {
+        this.loadFieldIds()
+        this.facets.reset()
+        this.vocabulary.reset()
+        this.dataVersion = version
+      }
+      return fn()
+    })()
   }
 
   private queryContext(): QueryContext {
@@ -225,6 +289,7 @@ export class SqliteSearchIndex implements SearchIndex {
       fieldId: (name) => this.fieldIds.get(name),
       isExact: (name) => this.schema.isExact(name),
       vocabulary: this.vocabulary,
+      facets: this.facets,
       statement: (sql) => this.statement(sql),
       filter: (filter) =>
         filterSql(
@@ -232,8 +297,24 @@ export class SqliteSearchIndex implements SearchIndex {
           (name) => this.fieldIds.get(name),
           (name) => this.schema.isExact(name),
           (v) => this.entityNames.get(v.toLowerCase()),
+          (field) => this.jsonPaths(field),
         ),
+      jsonPaths: (field) => this.jsonPaths(field),
     }
+  }
+
+  private loadFieldIds(): void {
+    for (const r of this.db.prepare('SELECT id, name FROM fields').all() as Array<{
+      id: number
+      name: string
+    }>)
+      this.fieldIds.set(r.name, r.id)
+  }
+
+  /** JSON paths of a field in the stored contributions (`$."datasetProperties"."description"`). */
+  private jsonPaths(field: string): string[] {
+    const name = field.replace(/["\\]/g, '')
+    return this.schema.aspectsOf(field).map((aspect) => `$."${aspect}"."${name}"`)
   }
 
   private statement(sql: string): Database.Statement {
@@ -249,6 +330,8 @@ export class SqliteSearchIndex implements SearchIndex {
 
 /** What the query builders need: the compile context, cached statements and the filter compiler. */
 export interface QueryContext extends CompileContext {
+  readonly facets: FacetCache
+  readonly jsonPaths: (field: string) => readonly string[]
   readonly statement: (sql: string) => Database.Statement
   readonly filter: (filter: NormalizedFilter) => Sql
 }

@@ -5,7 +5,8 @@
  */
 
 const NON_WORD = /[^\p{L}\p{N}]+/u
-const PART_BOUNDARY = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u
+const PART_BOUNDARY =
+  /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u
 const MARKS = /\p{M}+/gu
 const URN_PREFIX = /^urn:li:[A-Za-z0-9_]+:/
 

@@ -46,7 +46,12 @@ export class ContractFixture {
   }
 
   /** The entries DataHub writes for a new dataset: key, browse path, platform instance, then `aspects`. */
-  dataset(name: string, aspects: Record<string, Record<string, unknown>>, platform = 'hive', origin = 'PROD') {
+  dataset(
+    name: string,
+    aspects: Record<string, Record<string, unknown>>,
+    platform = 'hive',
+    origin = 'PROD',
+  ) {
     const urn = ds(name, platform, origin)
     const ref = this.registry.resolveUrn(urn)
     const defaults = this.registry.defaultAspects(ref).filter((d) => !(d.aspect in aspects))
@@ -91,4 +96,78 @@ export class ContractFixture {
   async urns(index: SearchIndex, input: string, opts: Parameters<ContractFixture['search']>[2] = {}) {
     return (await this.search(index, input, opts)).hits.map((h) => h.urn)
   }
+}
+
+/** What each contract case works on: the index under test and its fixture. */
+export interface ContractContext {
+  readonly index: SearchIndex
+  readonly fx: ContractFixture
+}
+
+export const tag = (t: string) => ({ tags: [{ tag: `urn:li:tag:${t}` }] })
+export const owners = (...names: string[]) => ({
+  owners: names.map((n) => ({ owner: `urn:li:corpuser:${n}`, type: 'DATAOWNER' })),
+})
+
+/** A small catalog used by most tests. */
+export function seed(fx: ContractFixture) {
+  return [
+    ...fx.dataset('orders_daily', {
+      datasetProperties: {
+        name: 'Orders Daily',
+        description: 'Daily snapshot of customer orders',
+        created: { time: 1000 },
+      },
+      globalTags: tag('Legacy'),
+      ownership: owners('jdoe'),
+    }),
+    ...fx.dataset('customers', {
+      datasetProperties: {
+        name: 'Customers',
+        description: 'All customers, joined with orders nightly',
+        created: { time: 2000 },
+      },
+      ownership: owners('alice'),
+    }),
+    ...fx.dataset(
+      'inventory_levels',
+      {
+        datasetProperties: { name: 'Inventory levels', description: 'Stock per warehouse' },
+        schemaMetadata: {
+          schemaName: 'inventory',
+          platform: 'urn:li:dataPlatform:kafka',
+          version: 0,
+          hash: '',
+          platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+          fields: [
+            {
+              fieldPath: 'warehouse_id',
+              nativeDataType: 'int',
+              type: { type: { 'com.linkedin.schema.NumberType': {} } },
+            },
+            {
+              fieldPath: 'sku',
+              nativeDataType: 'string',
+              type: { type: { 'com.linkedin.schema.StringType': {} } },
+              globalTags: tag('Legacy'),
+            },
+          ],
+        },
+      },
+      'kafka',
+    ),
+    ...fx.dataset(
+      'payments',
+      {
+        datasetProperties: {
+          name: 'Payments',
+          description: 'Card payments, settled daily',
+          created: { time: 3000 },
+        },
+        ownership: owners('jdoe', 'alice'),
+      },
+      'kafka',
+      'DEV',
+    ),
+  ]
 }

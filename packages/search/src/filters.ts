@@ -89,10 +89,13 @@ export function isKnownField(field: string, isField: (name: string) => boolean):
 }
 
 function normalizeCriterion(c: CriterionInput, isField: (name: string) => boolean): NormalizedCriterion {
-  if (typeof c.field !== 'string' || c.field === '') throw new InvalidInputError('A filter criterion has no field')
+  if (typeof c.field !== 'string' || c.field === '')
+    throw new InvalidInputError('A filter criterion has no field')
   const field = c.field.endsWith('.keyword') ? c.field.slice(0, -'.keyword'.length) : c.field
   if (!isKnownField(field, isField))
-    throw new InvalidInputError(`Unknown filter field '${c.field}': it is not a searchable field of this entity`)
+    throw new InvalidInputError(
+      `Unknown filter field '${c.field}': it is not a searchable field of this entity`,
+    )
   const raw = (c.condition ?? 'EQUAL').toUpperCase()
   if (GRAPH_CONDITIONS.has(raw))
     throw new InvalidInputError(`Filter condition ${raw} is not supported by this catalog's search`)

@@ -69,7 +69,6 @@ export interface MatchedField {
 export interface SearchHit {
   readonly urn: string
   readonly entityType: string
-  readonly score: number
   readonly matchedFields: readonly MatchedField[]
 }
 

@@ -208,7 +208,8 @@ class Parser {
     if (!tok) this.fail('a clause is missing')
     if (tok.t === 'not' || tok.t === 'minus') {
       this.pos++
-      if (this.done() || this.peek()?.t === 'rparen') this.fail(`${tok.t === 'not' ? 'NOT' : '-'} needs a clause`)
+      if (this.done() || this.peek()?.t === 'rparen')
+        this.fail(`${tok.t === 'not' ? 'NOT' : '-'} needs a clause`)
       return { node: this.unary().node, occur: 'mustNot', isField: false }
     }
     if (tok.t === 'plus') {
@@ -249,7 +250,11 @@ class Parser {
   private word(text: string, colon: number): Clause {
     if (text === '*') return { node: MATCH_ALL, occur: 'default', isField: false }
     if (/^urn:li:/i.test(text))
-      return { node: { kind: 'field', field: 'urn', value: text, prefix: false }, occur: 'default', isField: true }
+      return {
+        node: { kind: 'field', field: 'urn', value: text, prefix: false },
+        occur: 'default',
+        isField: true,
+      }
     if (colon === 0) return this.word(text.replace(/^:+/, ''), text.replace(/^:+/, '').indexOf(':'))
     if (colon > 0) {
       const field = text.slice(0, colon)

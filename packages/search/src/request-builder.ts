@@ -1,6 +1,12 @@
 import { InvalidInputError } from '@catalog/core'
 import { type FilterInput, filterNamesRemoved, isKnownField, normalizeFilter } from './filters.js'
-import type { AutocompleteRequest, BrowseRequest, FacetRequest, SearchRequest, SortCriterion } from './port.js'
+import type {
+  AutocompleteRequest,
+  BrowseRequest,
+  FacetRequest,
+  SearchRequest,
+  SortCriterion,
+} from './port.js'
 import { parseQuery } from './query-parser.js'
 import { ENTITY_TYPE_FIELD, type EntitySearchSpec, type SearchSchema } from './search-schema.js'
 
@@ -52,12 +58,16 @@ export class RequestBuilder {
   /** The search view of an entity type; unknown names are an {@link InvalidInputError}. */
   entity(name: string): EntitySearchSpec {
     const spec = this.schema.entity(name)
-    if (!spec) throw new InvalidInputError(`Unknown entity: ${name}. Failed to find entity with name ${name} in EntityRegistry`)
+    if (!spec)
+      throw new InvalidInputError(
+        `Unknown entity: ${name}. Failed to find entity with name ${name} in EntityRegistry`,
+      )
     return spec
   }
 
   search(p: SearchParams): SearchRequest {
-    const specs = p.entityTypes.length > 0 ? p.entityTypes.map((e) => this.entity(e)) : this.schema.allEntities()
+    const specs =
+      p.entityTypes.length > 0 ? p.entityTypes.map((e) => this.entity(e)) : this.schema.allEntities()
     checkPage('start', p.start, 'count', p.count)
     const isField = (name: string) => specs.some((s) => s.fields.has(name))
     const query = parseQuery(p.input, (name) => name === 'urn' || isKnownField(name, isField))

@@ -1,4 +1,4 @@
-import type { Registry, SearchFieldType, SearchableField } from '@catalog/core'
+import type { Registry, SearchableField, SearchFieldType } from '@catalog/core'
 
 /** Field types searched as words (DataHub's default `queryByDefault: true`). */
 const DEFAULT_QUERY_TYPES: ReadonlySet<SearchFieldType> = new Set([
@@ -70,13 +70,20 @@ export class SearchSchema {
   private readonly global = new Map<string, FieldSpec>()
   private readonly analyzed = new Set<string>()
   private readonly textOnly = new Set<string>()
+  private readonly aspects = new Map<string, Set<string>>()
 
   constructor(readonly registry: Registry) {
     for (const entity of registry.allEntities()) {
       const fields = new Map<string, FieldSpec>()
       const hasValues = new Set<string>()
-      for (const { field } of registry.searchable(entity)) {
+      for (const { aspect, field } of registry.searchable(entity)) {
         fields.set(field.fieldName, merge(fields.get(field.fieldName), field))
+        for (const name of [field.fieldName, field.hasValuesFieldName]) {
+          if (!name) continue
+          const set = this.aspects.get(name) ?? new Set<string>()
+          set.add(aspect)
+          this.aspects.set(name, set)
+        }
         if (field.hasValuesFieldName) hasValues.add(field.hasValuesFieldName)
       }
       for (const name of hasValues) {
@@ -154,6 +161,11 @@ export class SearchSchema {
    */
   isExact(name: string): boolean {
     return !this.textOnly.has(name)
+  }
+
+  /** The aspects (of any entity type) whose values feed an index field. */
+  aspectsOf(field: string): string[] {
+    return [...(this.aspects.get(field) ?? [])].sort()
   }
 
   /** Every index field name of every entity type. */

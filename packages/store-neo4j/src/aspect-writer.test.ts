@@ -59,6 +59,12 @@ class ScriptedTx implements QueryRunner {
       }
       case 'EXISTS':
         return [{ present: this.rows.has(key) }]
+      case 'LATEST_VALUES':
+        return (p.keys as Array<{ urn: string; aspect: string }>).map((k) => ({
+          urn: k.urn,
+          aspect: k.aspect,
+          metadata: this.rows.get(`${k.urn}|${k.aspect}`)?.metadata ?? null,
+        }))
       case 'DELETE_ASPECT':
       case 'DELETE_ENTITY_ROWS':
         return [{ removed: [...this.rows.keys()].filter((k) => k.startsWith(`${p.urn}|`)).length }]
@@ -234,7 +240,11 @@ t.test('time series are upserted by key and not logged', async (t) => {
     messageId: '',
     value: '{"rowCount":1}',
     systemMetadata: null,
+    fields: { numberPaths: ['rowCount'], numberValues: [1], textPaths: null, fieldPaths: ['rowCount'] },
   })
+  const bytes = tx.calls[1]?.params.bytes
+  t.ok(isInt(bytes), 'the row size is a Cypher integer')
+  t.equal(String(bytes), String(DS.length + '{"rowCount":1}'.length + 8))
 })
 
 t.test('a value that cannot be stored fails the batch before anything is written for it', async (t) => {
@@ -247,7 +257,9 @@ t.test('a value that cannot be stored fails the batch before anything is written
 })
 
 t.test('restate replaces edges and logs each value without touching rows', async (t) => {
-  const tx = new ScriptedTx()
+  const tx = new ScriptedTx(
+    new Map([[`${DS}|ownership`, { metadata: '{"a":2,"b":1}', systemMetadata: '{}', maxVersion: 0 }]]),
+  )
   const { seq } = await (await AspectWriter.begin(tx)).restate(
     [
       {
@@ -261,6 +273,41 @@ t.test('restate replaces edges and logs each value without touching rows', async
     created,
   )
   t.equal(seq, 11)
-  t.same(tx.sequence(), ['LOCK_CHANGE_LOG', 'DELETE_EDGES_OF', 'mergeEdges', 'LOG_CHANGE'])
-  t.equal(tx.calls[3]?.params.value, '{"a":2,"b":1}', 'canonical JSON')
+  t.same(tx.sequence(), ['LOCK_CHANGE_LOG', 'LATEST_VALUES', 'DELETE_EDGES_OF', 'mergeEdges', 'LOG_CHANGE'])
+  t.same(tx.calls[1]?.params.keys, [{ urn: DS, aspect: 'ownership' }], 'one lookup for the whole batch')
+  t.equal(tx.calls[4]?.params.value, '{"a":2,"b":1}', 'canonical JSON')
+})
+
+t.test('restate skips values changed or deleted since they were scanned', async (t) => {
+  const other = 'urn:li:dataset:(urn:li:dataPlatform:hive,u,PROD)'
+  const tx = new ScriptedTx(
+    new Map([
+      [`${DS}|ownership`, { metadata: '{"owners":[2]}', systemMetadata: '{}', maxVersion: 1 }],
+      [`${other}|ownership`, { metadata: '{"owners":[3]}', systemMetadata: '{}', maxVersion: 0 }],
+    ]),
+  )
+  const item = (urn: string, aspect: string, value: Record<string, unknown>) => ({
+    urn,
+    entityType: 'dataset',
+    aspect,
+    value,
+    edges: [{ type: 'OwnedBy', destination: JDOE }],
+  })
+  const { seq } = await (await AspectWriter.begin(tx)).restate(
+    [
+      item(DS, 'ownership', { owners: [1] }),
+      item(DS, 'status', { removed: false }),
+      item(other, 'ownership', { owners: [3] }),
+    ],
+    created,
+  )
+  t.equal(seq, 11, 'only the current value was logged')
+  const logged = tx.calls.filter((c) => c.name === 'LOG_CHANGE').map((c) => [c.params.urn, c.params.value])
+  t.same(logged, [[other, '{"owners":[3]}']])
+  const edgesOf = tx.calls.filter((c) => c.name === 'DELETE_EDGES_OF').map((c) => c.params.urn)
+  t.same(edgesOf, [other], 'the stale and the deleted value keep the edges their later writes made')
+
+  const none = new ScriptedTx()
+  t.same(await (await AspectWriter.begin(none)).restate([], created), { seq: 10 })
+  t.same(none.sequence(), ['LOCK_CHANGE_LOG'], 'nothing to check for an empty batch')
 })

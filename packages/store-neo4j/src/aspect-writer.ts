@@ -16,6 +16,7 @@ import {
   DELETE_ENTITY_ROWS,
   DROP_EMPTY_ENTITY,
   EXISTS,
+  LATEST_VALUES,
   LOCK_CHANGE_LOG,
   LOG_CHANGE,
   TOUCH_SYSTEM_METADATA,
@@ -98,10 +99,24 @@ export class AspectWriter {
     return { results, seq: this.seq }
   }
 
-  /** Re-announces values: replaces their edges and logs an UPSERT each, rows untouched. */
+  /**
+   * Re-announces values: replaces their edges and logs an UPSERT each, rows untouched. An
+   * item whose value is no longer the stored latest one (written or deleted since it was
+   * scanned) is skipped: the write that changed it logged its own change and replaced the
+   * edges, and restating the stale value would roll the indexes back. The check runs under
+   * the change-log lock, so no write can slip in between it and the restatement.
+   */
   async restate(items: readonly RestateItem[], created: AuditStamp): Promise<{ seq: number }> {
+    const stored = new Map<string, unknown>()
+    if (items.length > 0) {
+      const rows = await this.tx.run(LATEST_VALUES, {
+        keys: items.map((i) => ({ urn: i.urn, aspect: i.aspect })),
+      })
+      for (const r of rows) stored.set(`${r.urn}\u0000${r.aspect}`, r.metadata)
+    }
     for (const item of items) {
       const value = canonicalJson(item.value)
+      if (stored.get(`${item.urn}\u0000${item.aspect}`) !== value) continue
       await this.replaceEdges(item.urn, item.entityType, item.aspect, item.edges)
       await this.log({
         urn: item.urn,

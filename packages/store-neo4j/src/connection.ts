@@ -17,6 +17,12 @@ export interface Neo4jConnectionOptions {
   readonly connectionTimeoutMs?: number
 }
 
+/** Options of one read transaction. */
+export interface ReadOptions {
+  /** Milliseconds the server lets the transaction run (at least 1); unlimited when unset. */
+  readonly timeoutMs?: number
+}
+
 /** A driver transaction as the store uses it: typed statements in, plain rows out. */
 export class Tx implements QueryRunner {
   constructor(private readonly tx: ManagedTransaction) {}
@@ -75,9 +81,14 @@ export class Neo4jConnection {
     return new Neo4jConnection(driver, options.database)
   }
 
-  /** Runs `work` in one read transaction. */
-  read<T>(work: (tx: Tx) => Promise<T>, doing = 'read'): Promise<T> {
-    return this.withSession('READ', doing, (session) => session.executeRead((tx) => work(new Tx(tx))))
+  /**
+   * Runs `work` in one read transaction. With `timeoutMs` the server terminates the
+   * transaction once it ran that long (a {@link isTransactionTimeout} error).
+   */
+  read<T>(work: (tx: Tx) => Promise<T>, doing = 'read', options: ReadOptions = {}): Promise<T> {
+    const config =
+      options.timeoutMs === undefined ? undefined : { timeout: Math.max(1, Math.ceil(options.timeoutMs)) }
+    return this.withSession('READ', doing, (session) => session.executeRead((tx) => work(new Tx(tx)), config))
   }
 
   /** Runs `work` in one write transaction: it commits entirely or not at all. */

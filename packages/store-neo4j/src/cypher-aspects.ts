@@ -39,6 +39,17 @@ export const CURRENT_ASPECT = cypher(
   'aspect',
 )
 
+/**
+ * The stored latest value (canonical JSON, or null when there is none) of each
+ * `$keys[i] = {urn, aspect}`: `restate` checks the values it re-announces against them.
+ */
+export const LATEST_VALUES = cypher(
+  `UNWIND $keys AS key
+   OPTIONAL MATCH (a:Aspect {urn: key.urn, aspect: key.aspect, version: 0})
+   RETURN key.urn AS urn, key.aspect AS aspect, a.metadata AS metadata`,
+  'keys',
+)
+
 /** Refreshes the system metadata of the latest row (an identical write). */
 export const TOUCH_SYSTEM_METADATA = cypher(
   `MATCH (a:Aspect {urn: $urn, aspect: $aspect, version: 0})

@@ -103,3 +103,41 @@ export const RELATIONSHIPS: Record<Direction, ReturnType<typeof relationshipStat
   INCOMING: relationshipStatements('<-[r]-'),
   UNDIRECTED: relationshipStatements('-[r]-'),
 }
+
+/**
+ * One breadth-first lineage level over the whole frontier: the entities one hop from
+ * `$frontier` along the lineage edges, not in `$visited`, URN after `$after` (a page cursor,
+ * null for the first page), each once with every (parent, type) that reaches it and the
+ * metadata of its latest `$statusAspect` row (for the soft-delete check). Ordered by URN,
+ * at most `$limit`.
+ *
+ * `$types` is every lineage relationship type (a cheap first filter); `$specs` holds one
+ * map per (type, direction) the traversal follows: `{type, outgoing, near, far}` where
+ * `outgoing` says whether the frontier entity is the edge's source, and `near`/`far` list
+ * the entity types allowed at the frontier end and the far end (null: any), compared with
+ * the nodes' `entityType` (the type an entity was written as; a placeholder's from its URN).
+ */
+export const LINEAGE_LEVEL = cypher(
+  `UNWIND $frontier AS near
+   MATCH (a:Entity {urn: near})-[r]-(b:Entity)
+   WHERE type(r) IN $types
+     AND NOT b.urn IN $visited
+     AND ($after IS NULL OR b.urn > $after)
+     AND any(spec IN $specs WHERE spec.type = type(r)
+       AND spec.outgoing = (startNode(r) = a)
+       AND (spec.near IS NULL OR a.entityType IN spec.near)
+       AND (spec.far IS NULL OR b.entityType IN spec.far))
+   WITH b, collect({parent: near, type: type(r)}) AS via
+   ORDER BY b.urn
+   LIMIT $limit
+   OPTIONAL MATCH (st:Aspect {urn: b.urn, aspect: $statusAspect, version: 0})
+   RETURN b.urn AS entity, via, st.metadata AS status
+   ORDER BY entity`,
+  'frontier',
+  'types',
+  'visited',
+  'after',
+  'specs',
+  'limit',
+  'statusAspect',
+)

@@ -25,6 +25,14 @@ export const SCHEMA = [
      ON (t.entityType, t.aspect, t.urn, t.timestampMillis)`,
   ),
   cypher('CREATE INDEX catalog_timeseries_urn IF NOT EXISTS FOR (t:Timeseries) ON (t.urn)'),
+  cypher(
+    `CREATE INDEX catalog_timeseries_age IF NOT EXISTS FOR (t:Timeseries)
+     ON (t.entityType, t.aspect, t.timestampMillis)`,
+  ),
+  cypher(
+    'CREATE CONSTRAINT catalog_task_id IF NOT EXISTS FOR (t:Task) REQUIRE (t.nodeId, t.taskId) IS UNIQUE',
+  ),
+  cypher('CREATE INDEX catalog_task_state IF NOT EXISTS FOR (t:Task) ON (t.state)'),
 ] as const
 
 /** Creates the change-log counter at 0 unless it exists. */

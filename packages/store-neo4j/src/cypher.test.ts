@@ -7,10 +7,12 @@ import {
   checkRelationshipType,
   DELETE_EDGES_OF,
   DELETE_OUTGOING_EDGES,
+  LINEAGE_LEVEL,
   mergeEdges,
   RELATIONSHIPS,
 } from './cypher-graph.js'
 import { AWAIT_INDEXES, INIT_COUNTER, SCHEMA } from './cypher-schema.js'
+import * as tasks from './cypher-tasks.js'
 import * as series from './cypher-timeseries.js'
 import { parametersOf, type Statement } from './statement.js'
 
@@ -19,7 +21,7 @@ function isStatement(value: unknown): value is Statement {
 }
 
 const named: Array<[string, Statement]> = [
-  ...Object.entries({ ...aspects, ...series }).flatMap(
+  ...Object.entries({ ...aspects, ...series, ...tasks }).flatMap(
     ([name, value]): Array<[string, Statement]> => (isStatement(value) ? [[name, value]] : []),
   ),
   ['DELETE_EDGES_OF', DELETE_EDGES_OF],
@@ -31,6 +33,9 @@ const named: Array<[string, Statement]> = [
     ],
   ),
   ['mergeEdges(OwnedBy)', mergeEdges('OwnedBy')],
+  ['LINEAGE_LEVEL', LINEAGE_LEVEL],
+  ['TIMESERIES_SORTED.ASCENDING', series.TIMESERIES_SORTED.ASCENDING],
+  ['TIMESERIES_SORTED.DESCENDING', series.TIMESERIES_SORTED.DESCENDING],
   ['INIT_COUNTER', INIT_COUNTER],
   ['AWAIT_INDEXES', AWAIT_INDEXES],
   ...SCHEMA.map((s, i): [string, Statement] => [`SCHEMA[${i}]`, s]),

@@ -78,3 +78,17 @@ export function translateError(err: unknown, doing: string): Error {
   }
   return new Error(`Neo4j failed (${detail})`, { cause: err })
 }
+
+/**
+ * True when `err` (or an error it was caused by) is Neo4j terminating a transaction that
+ * outlived the timeout it was started with.
+ */
+export function isTransactionTimeout(err: unknown): boolean {
+  for (let at: unknown = err, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) {
+    const code = (at as { code?: unknown }).code
+    if (typeof code === 'string' && code.startsWith('Neo.ClientError.Transaction.TransactionTimedOut')) {
+      return true
+    }
+  }
+  return false
+}

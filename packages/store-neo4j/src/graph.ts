@@ -1,10 +1,25 @@
 import { InvalidInputError } from '@catalog/core'
-import type { RelationshipPage, RelationshipQuery } from '@catalog/store'
+import type { LineagePage, LineageQuery, RelationshipPage, RelationshipQuery } from '@catalog/store'
 import type { Neo4jConnection } from './connection.js'
-import { RELATIONSHIPS } from './cypher-graph.js'
+import { LINEAGE_LEVEL, RELATIONSHIPS } from './cypher-graph.js'
+import { type LevelRow, lineagePlan, traverse } from './lineage.js'
 import { int } from './mapping.js'
 
-/** Relationship reads of the Neo4j store: native traversals over the entity graph. */
+/** The aspect whose latest `removed: true` marks an entity soft-deleted. */
+export const STATUS_ASPECT = 'status'
+
+/**
+ * Relationship reads and lineage of the Neo4j store: native traversals over the entity graph.
+ *
+ * Lineage expands level by level, one parameterized query per level over the whole
+ * frontier (`LINEAGE_LEVEL`), rather than with one variable-length pattern: a
+ * `[*1..n]` pattern enumerates paths (exponential on diamond-shaped lineage) instead of
+ * entities, cannot stop at soft-deleted entities whose status is JSON in an aspect row,
+ * and its `LIMIT` cuts paths in arbitrary order, not entities in (degree, urn) order.
+ * Level by level, the visited set travels as a parameter (each entity is expanded once, so
+ * cycles end), the node budget becomes the level query's `LIMIT`, and the time budget is
+ * checked between levels and bounds every query as its transaction timeout.
+ */
 export class Neo4jGraph {
   constructor(private readonly connection: Neo4jConnection) {}
 
@@ -28,5 +43,27 @@ export class Neo4jGraph {
         relationships: rows.map((r) => ({ type: String(r.type), entity: String(r.entity) })),
       }
     }, 'relationship read')
+  }
+
+  /** Bounded breadth-first lineage; see {@link GraphStore.lineage}. */
+  lineage(q: LineageQuery): Promise<LineagePage> {
+    const { types, specs } = lineagePlan(q.edges, q.direction)
+    if (specs.length === 0) return Promise.resolve({ total: 0, results: [], isPartial: false })
+    return traverse(q, (level) =>
+      this.connection.read(
+        async (tx) =>
+          (await tx.run(LINEAGE_LEVEL, {
+            frontier: [...level.frontier],
+            types,
+            visited: [...level.visited],
+            after: level.after,
+            specs,
+            limit: int(level.limit),
+            statusAspect: STATUS_ASPECT,
+          })) as unknown as LevelRow[],
+        'lineage read',
+        { timeoutMs: level.timeoutMs },
+      ),
+    )
   }
 }

@@ -42,7 +42,7 @@ export interface ChangeNode {
   readonly systemMetadata?: string | null
 }
 
-/** A time-series row as `TIMESERIES_RANGE` returns it. */
+/** A time-series row as `TIMESERIES_QUERY` and `TIMESERIES_SORTED` return it. */
 export interface TimeseriesNode {
   readonly timestampMillis: number
   readonly value: string

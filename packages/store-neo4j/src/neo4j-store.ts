@@ -1,11 +1,20 @@
 import type { AuditStamp, ChangeLogEntry, StoredAspect, TimeseriesRow } from '@catalog/core'
 import type {
   AspectScan,
-  AspectStore,
-  GraphStore,
+  LineagePage,
+  LineageQuery,
+  MetadataStore,
+  NewTask,
   RelationshipPage,
   RelationshipQuery,
   RestateItem,
+  StoredTask,
+  TaskState,
+  TaskUpdate,
+  TimeseriesCounts,
+  TimeseriesIndex,
+  TimeseriesIndexSize,
+  TimeseriesQuery,
   WriteBatch,
   WriteOutcome,
 } from '@catalog/store'
@@ -22,7 +31,8 @@ import {
   toChangeLogEntry,
   toStoredAspect,
 } from './mapping.js'
-import { Neo4jTimeseries, type TimeRangeQuery } from './timeseries.js'
+import { Neo4jTasks } from './tasks.js'
+import { Neo4jTimeseries } from './timeseries.js'
 
 export type Neo4jStoreOptions = Neo4jConnectionOptions
 
@@ -30,18 +40,21 @@ export type Neo4jStoreOptions = Neo4jConnectionOptions
  * The scale-out metadata store on Neo4j 5: entities are `(:Entity {urn})` nodes, aspect
  * versions `(:Aspect)` nodes, relationship edges native relationships named as the registry
  * says, time-series rows `(:Timeseries)` nodes and the change log `(:Change {seq})` nodes
- * numbered by a counter node (see `cypher-*.ts`). Every `write` is one transaction.
+ * numbered by a counter node, durable tasks `(:Task)` nodes (see `cypher-*.ts`). Every
+ * `write` is one transaction.
  *
- * Concerns live in their own modules (aspect writes, graph reads, time series), so the
- * port's further operations slot in beside them.
+ * Concerns live in their own modules: aspect writes (`aspect-writer.ts`), relationships and
+ * lineage (`graph.ts`, `lineage.ts`), time series (`timeseries.ts`) and tasks (`tasks.ts`).
  */
-export class Neo4jMetadataStore implements AspectStore, Pick<GraphStore, 'relationships'> {
+export class Neo4jMetadataStore implements MetadataStore {
   private readonly graph: Neo4jGraph
   private readonly series: Neo4jTimeseries
+  private readonly tasks: Neo4jTasks
 
   private constructor(private readonly connection: Neo4jConnection) {
     this.graph = new Neo4jGraph(connection)
     this.series = new Neo4jTimeseries(connection)
+    this.tasks = new Neo4jTasks(connection)
   }
 
   /**
@@ -126,11 +139,47 @@ export class Neo4jMetadataStore implements AspectStore, Pick<GraphStore, 'relati
     return this.graph.relationships(query)
   }
 
-  /** Time-series values within a time range, newest first (filters and sorts are not supported). */
-  timeseries(query: TimeRangeQuery): Promise<TimeseriesRow[]> {
+  lineage(query: LineageQuery): Promise<LineagePage> {
+    return this.graph.lineage(query)
+  }
+
+  timeseries(query: TimeseriesQuery): Promise<TimeseriesRow[]> {
     return this.series.timeseries(query)
   }
 
+  timeseriesCounts(index: TimeseriesIndex, endTimeMillis: number): Promise<TimeseriesCounts> {
+    return this.series.counts(index, endTimeMillis)
+  }
+
+  truncateTimeseries(index: TimeseriesIndex, endTimeMillis: number, limit: number): Promise<number> {
+    return this.series.truncate(index, endTimeMillis, limit)
+  }
+
+  timeseriesSizes(): Promise<TimeseriesIndexSize[]> {
+    return this.series.sizes()
+  }
+
+  taskNodeId(): Promise<string> {
+    return this.tasks.taskNodeId()
+  }
+
+  createTask(task: NewTask): Promise<StoredTask> {
+    return this.tasks.createTask(task)
+  }
+
+  updateTask(nodeId: string, taskId: number, update: TaskUpdate): Promise<void> {
+    return this.tasks.updateTask(nodeId, taskId, update)
+  }
+
+  task(nodeId: string, taskId: number): Promise<StoredTask | undefined> {
+    return this.tasks.task(nodeId, taskId)
+  }
+
+  tasksInState(state: TaskState): Promise<StoredTask[]> {
+    return this.tasks.tasksInState(state)
+  }
+
+  /** Closes the driver; closing again does nothing, and a closed store answers UnavailableError. */
   close(): Promise<void> {
     return this.connection.close()
   }

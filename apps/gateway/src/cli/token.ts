@@ -90,8 +90,10 @@ main().then(
   },
   (err: unknown) => {
     if (err instanceof CatalogError) log.error({ err: err.message }, err.message)
-    else if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) log.error(`${(err as Error).message}\n${USAGE}`)
+    else if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
+      log.error(`${(err as Error).message}\n${USAGE}`)
     else log.error({ err }, 'token command failed')
-    process.exitCode = err instanceof CatalogError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1
+    process.exitCode =
+      err instanceof CatalogError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1
   },
 )

@@ -80,14 +80,17 @@ function asGraphQLError(err: unknown): GraphQLError {
  */
 export function formatGraphqlErrors(
   execution: ExecutionResult & { readonly errors: readonly GraphQLError[] },
-  context: { readonly reply?: { readonly log: FastifyBaseLogger }; readonly app: { readonly log: FastifyBaseLogger } },
+  context: {
+    readonly reply?: { readonly log: FastifyBaseLogger }
+    readonly app: { readonly log: FastifyBaseLogger }
+  },
 ): { statusCode: number; response: ExecutionResult } {
   const log = context.reply?.log ?? context.app.log
   const first = execution.errors[0]
   const nested = (first?.originalError as { errors?: unknown } | undefined)?.errors
   if (Array.isArray(nested)) {
     // Parse, validation, limit and variable errors (200), or a mutation sent with GET (405): nothing ran.
-    const status = (first?.originalError as { statusCode?: number }).statusCode
+    const status = (first?.originalError as { statusCode?: number } | undefined)?.statusCode
     const errors = nested.map((e) => shape(asGraphQLError(e), 'ValidationError', log))
     return {
       statusCode: status === 405 ? 405 : 200,
@@ -115,5 +118,8 @@ export function formatGraphqlErrors(
     return { statusCode: status, response: { data: null, errors: [error] as unknown as GraphQLError[] } }
   }
   const errors = execution.errors.map((e) => shape(e, 'DataFetchingException', log))
-  return { statusCode: 200, response: { data: execution.data ?? null, errors: errors as unknown as GraphQLError[] } }
+  return {
+    statusCode: 200,
+    response: { data: execution.data ?? null, errors: errors as unknown as GraphQLError[] },
+  }
 }

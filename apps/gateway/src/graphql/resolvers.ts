@@ -63,14 +63,20 @@ function entityFieldResolvers(): Resolvers {
 /** Every resolver of the GraphQL API. */
 export function buildResolvers(): Resolvers {
   const queries: Record<string, unknown> = {
-    ...Object.fromEntries([...MAPPINGS.keys()].filter((n) => n !== 'ownershipType' && n !== 'dataHubAccessToken').map((n) => [n === 'corpuser' ? 'corpUser' : n, entityQuery(n)])),
+    ...Object.fromEntries(
+      [...MAPPINGS.keys()]
+        .filter((n) => n !== 'ownershipType' && n !== 'dataHubAccessToken')
+        .map((n) => [n === 'corpuser' ? 'corpUser' : n, entityQuery(n)]),
+    ),
     entity: (_: unknown, { urn }: { urn: string }, ctx: CatalogContext): EntitySource => {
       ctx.graph.entityType(urn)
       return { urn }
     },
     entities: (_: unknown, { urns }: { urns: readonly string[] }, ctx: CatalogContext) => {
       if (urns.length > GRAPHQL_LIMITS.maxEntities) {
-        throw new InvalidInputError(`entities takes at most ${GRAPHQL_LIMITS.maxEntities} urns, got ${urns.length}`)
+        throw new InvalidInputError(
+          `entities takes at most ${GRAPHQL_LIMITS.maxEntities} urns, got ${urns.length}`,
+        )
       }
       // One bad urn gives one null (and one error), never a failed list.
       return urns.map((urn) => {
@@ -105,7 +111,8 @@ export function buildResolvers(): Resolvers {
     },
     Entity: { resolveType: (source: EntitySource) => typeNameOf(source.urn) },
     OwnerType: {
-      resolveType: (source: EntitySource) => (source.urn.startsWith('urn:li:corpGroup:') ? 'CorpGroup' : 'CorpUser'),
+      resolveType: (source: EntitySource) =>
+        source.urn.startsWith('urn:li:corpGroup:') ? 'CorpGroup' : 'CorpUser',
     },
     PlatformSchema: { resolveType: (source: { __typename: string }) => source.__typename },
   }

@@ -1,29 +1,25 @@
-import { ACCESS_TOKEN_KEY_ASPECT, type ActiveCheck, accessTokenUrn } from '@catalog/auth'
-import { UnavailableError } from '@catalog/core'
+import { httpActiveCheck, loadOrCreateSecret, TokenService } from '@catalog/auth'
+import type { Config } from '@catalog/config'
+import type { Logger } from 'pino'
+import type { GatewayAuth } from '../app.js'
 
 /**
- * Token revocation check for a gateway running apart from the metadata service: asks the
- * metadata service for the token's key aspect, presenting the token itself. The metadata
- * service authenticates it against its store, so a revoked token answers 401 (or 404 when
- * that service runs with auth off) and a live one 200.
+ * Authentication of a gateway running apart from the metadata service: the signing secret
+ * comes from CATALOG_TOKEN_SECRET or the secret file of a data dir shared with the metadata
+ * service; revocation is checked by asking the metadata service (which owns the token
+ * entities). The bearer-token hook itself is `bearerAuth` from `@catalog/auth`, registered
+ * first by the gateway plugin, so it guards every route (REST, forwarded REST and GraphQL).
  */
-export function remoteActiveCheck(metadataUrl: string, timeoutMs = 5000): ActiveCheck {
-  return async (tokenId, token) => {
-    const url = `${metadataUrl}/aspects/${encodeURIComponent(accessTokenUrn(tokenId))}?aspect=${ACCESS_TOKEN_KEY_ASPECT}&version=0`
-    let response: Response
-    try {
-      response = await fetch(url, {
-        headers: { authorization: `Bearer ${token}`, 'x-restli-protocol-version': '2.0.0' },
-        signal: AbortSignal.timeout(timeoutMs),
-      })
-    } catch (err) {
-      throw new UnavailableError(`cannot check the token: the metadata service at ${metadataUrl} did not answer`, {
-        cause: err,
-      })
-    }
-    await response.arrayBuffer()
-    if (response.status === 200) return true
-    if (response.status === 401 || response.status === 404) return false
-    throw new UnavailableError(`cannot check the token: the metadata service answered ${response.status}`)
+export function remoteGatewayAuth(config: Config, metadataUrl: string, log: Logger): GatewayAuth {
+  const secret = loadOrCreateSecret(config.CATALOG_DATA_DIR, config.CATALOG_TOKEN_SECRET)
+  if (secret.created) {
+    log.warn(
+      { file: secret.file },
+      'created a token signing secret; the metadata service must share it (same CATALOG_DATA_DIR or CATALOG_TOKEN_SECRET)',
+    )
+  }
+  return {
+    enabled: config.CATALOG_AUTH === 'on',
+    tokens: new TokenService(secret.secret, httpActiveCheck(metadataUrl)),
   }
 }

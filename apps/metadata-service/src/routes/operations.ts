@@ -47,7 +47,7 @@ export async function operationRoutes(
   })
 
   for (const prefix of PREFIXES) {
-    const tag = { tags: ['operations'], ...(prefix ? { hide: true } : {}) }
+    const tag = { tags: ['operations'], ...(prefix === '/api/gms' ? { hide: true } : {}) }
     app.post(
       `${prefix}/operations`,
       {

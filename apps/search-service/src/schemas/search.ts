@@ -21,7 +21,9 @@ export const CriterionSchema = Type.Object(
 
 export const FilterSchema = Type.Object(
   {
-    or: Type.Optional(Type.Array(Type.Object({ and: Type.Array(CriterionSchema) }, { additionalProperties: true }))),
+    or: Type.Optional(
+      Type.Array(Type.Object({ and: Type.Array(CriterionSchema) }, { additionalProperties: true })),
+    ),
     criteria: Type.Optional(Type.Array(CriterionSchema, { description: 'Deprecated: one AND group' })),
   },
   { additionalProperties: true, description: 'com.linkedin.metadata.query.filter.Filter: OR of AND groups' },
@@ -69,7 +71,9 @@ export type SearchBody = Static<typeof SearchBodySchema>
 
 export const SearchAcrossEntitiesBodySchema = Type.Object({
   input: SearchBodySchema.properties.input,
-  entities: Type.Optional(Type.Array(Type.String(), { description: 'Entity types; empty or absent means all' })),
+  entities: Type.Optional(
+    Type.Array(Type.String(), { description: 'Entity types; empty or absent means all' }),
+  ),
   start: Start,
   count: PageSize('Page size'),
   filter: Type.Optional(FilterSchema),
@@ -172,4 +176,5 @@ export const BrowseResultSchema = Type.Object({
 export type BrowseResultValue = Static<typeof BrowseResultSchema>
 
 /** `{value: <result>}`, as every Rest.li action answers. */
-export const valueOf = <T extends ReturnType<typeof Type.Object>>(schema: T) => Type.Object({ value: schema })
+export const actionResult = <T extends ReturnType<typeof Type.Object>>(schema: T) =>
+  Type.Object({ value: schema })

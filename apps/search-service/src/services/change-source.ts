@@ -33,21 +33,29 @@ export function storeChangeSource(store: ChangeLogReader): ChangeSource {
  * Reads the change log from the metadata service's `GET /internal/changes` (split mode). A
  * metadata service that does not answer is an {@link UnavailableError}.
  */
-export function httpChangeSource(metadataUrl: string, timeoutMs = 10_000): ChangeSource {
+export function httpChangeSource(
+  metadataUrl: string,
+  options: { readonly timeoutMs?: number; readonly authorization?: () => string | undefined } = {},
+): ChangeSource {
   const base = metadataUrl.replace(/\/+$/, '')
+  const timeoutMs = options.timeoutMs ?? 10_000
   return {
     async changes(after, limit) {
       let res: Response
+      const authorization = options.authorization?.()
       try {
         res = await fetch(`${base}/internal/changes?after=${after}&limit=${limit}`, {
           signal: AbortSignal.timeout(timeoutMs),
+          ...(authorization ? { headers: { authorization } } : {}),
         })
       } catch (err) {
         throw new UnavailableError(`the metadata service at ${base} did not answer`, { cause: err })
       }
       if (!res.ok) {
         await res.arrayBuffer()
-        throw new UnavailableError(`the metadata service at ${base} answered ${res.status} to /internal/changes`)
+        throw new UnavailableError(
+          `the metadata service at ${base} answered ${res.status} to /internal/changes`,
+        )
       }
       return (await res.json()) as ChangePage
     },

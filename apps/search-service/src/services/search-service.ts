@@ -95,7 +95,11 @@ export class SearchService {
     })
     const page = await this.index.autocomplete({ ...request, limit: start + request.limit })
     const hits = page.suggestions.slice(start)
-    return { query: body.query, suggestions: hits.map((s) => s.text), entities: hits.map((s) => ({ urn: s.urn })) }
+    return {
+      query: body.query,
+      suggestions: hits.map((s) => s.text),
+      entities: hits.map((s) => ({ urn: s.urn })),
+    }
   }
 
   /** `POST /entities?action=browse`. */
@@ -141,7 +145,10 @@ function common(
   }
 }
 
-function firstSort(sort: SortInput | undefined, criteria: readonly SortInput[] | undefined): SortCriterion | undefined {
+function firstSort(
+  sort: SortInput | undefined,
+  criteria: readonly SortInput[] | undefined,
+): SortCriterion | undefined {
   const s = sort ?? criteria?.[0]
   return s ? { field: s.field, order: s.order ?? 'ASCENDING' } : undefined
 }
@@ -157,7 +164,9 @@ function toSearchResult(request: SearchRequest, page: SearchResultPage): SearchR
     entities: urns,
     metadata: {
       urns,
-      matches: page.hits.map((h) => ({ matchedFields: h.matchedFields.map((m) => ({ name: m.name, value: m.value })) })),
+      matches: page.hits.map((h) => ({
+        matchedFields: h.matchedFields.map((m) => ({ name: m.name, value: m.value })),
+      })),
       searchResultMetadatas: page.facets.map((f) => ({
         name: f.field,
         aggregations: Object.fromEntries(f.values.map((v) => [v.value, v.count])),

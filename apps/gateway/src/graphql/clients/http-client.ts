@@ -80,7 +80,12 @@ export class HttpMetadataClient implements MetadataClient {
     return body ? Object.values(body.aspect)[0] : undefined
   }
 
-  private async call(method: string, path: string, payload?: unknown, notFoundIsEmpty = false): Promise<unknown> {
+  private async call(
+    method: string,
+    path: string,
+    payload?: unknown,
+    notFoundIsEmpty = false,
+  ): Promise<unknown> {
     const headers: Record<string, string> = { 'x-restli-protocol-version': '2.0.0' }
     if (this.authorization) headers.authorization = this.authorization
     if (payload !== undefined) headers['content-type'] = 'application/json'

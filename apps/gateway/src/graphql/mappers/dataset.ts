@@ -48,10 +48,18 @@ function platformSchema(v: unknown): Mapped | null {
   switch (kind) {
     case 'KafkaSchema':
       return typeof body.keySchema === 'string'
-        ? { __typename: 'KeyValueSchema', keySchema: body.keySchema, valueSchema: str(body.documentSchema) ?? '' }
+        ? {
+            __typename: 'KeyValueSchema',
+            keySchema: body.keySchema,
+            valueSchema: str(body.documentSchema) ?? '',
+          }
         : table(body.documentSchema)
     case 'KeyValueSchema':
-      return { __typename: 'KeyValueSchema', keySchema: str(body.keySchema) ?? '', valueSchema: str(body.valueSchema) ?? '' }
+      return {
+        __typename: 'KeyValueSchema',
+        keySchema: str(body.keySchema) ?? '',
+        valueSchema: str(body.valueSchema) ?? '',
+      }
     case 'EspressoSchema':
       return table(body.documentSchema)
     case 'OracleDDL':
@@ -154,7 +162,9 @@ function mapDataset(e: LoadedEntity): Mapped {
           lastModified: auditStamp(props.lastModified),
         }
       : null,
-    editableProperties: editable ? { description: str(editable.description), name: str(editable.name) } : null,
+    editableProperties: editable
+      ? { description: str(editable.description), name: str(editable.name) }
+      : null,
     ownership: ownership(a.ownership, e.urn),
     deprecation: deprecation(a.deprecation ?? a.datasetDeprecation),
     institutionalMemory: institutionalMemory(a.institutionalMemory, e.urn),

@@ -18,7 +18,19 @@ import {
 } from './common.js'
 import { type EntityMapping, existsField } from './types.js'
 
-const CHART_TYPES = ['BAR', 'PIE', 'SCATTER', 'TABLE', 'TEXT', 'LINE', 'AREA', 'HISTOGRAM', 'BOX_PLOT', 'WORD_CLOUD', 'COHORT']
+const CHART_TYPES = [
+  'BAR',
+  'PIE',
+  'SCATTER',
+  'TABLE',
+  'TEXT',
+  'LINE',
+  'AREA',
+  'HISTOGRAM',
+  'BOX_PLOT',
+  'WORD_CLOUD',
+  'COHORT',
+]
 const ACCESS_LEVELS = ['PUBLIC', 'PRIVATE']
 const PLATFORM_TYPES = [
   'FILE_SYSTEM',
@@ -40,7 +52,11 @@ function mapTag(e: LoadedEntity): Mapped {
     name: e.key.name,
     description: str(props?.description),
     properties: props
-      ? { name: str(props.name) ?? e.key.name, description: str(props.description), colorHex: str(props.colorHex) }
+      ? {
+          name: str(props.name) ?? e.key.name,
+          description: str(props.description),
+          colorHex: str(props.colorHex),
+        }
       : null,
     ownership: ownership(e.aspects.ownership, e.urn),
     status: status(e.aspects.status),
@@ -50,7 +66,11 @@ function mapTag(e: LoadedEntity): Mapped {
 }
 
 /** The aspects charts and dashboards share, mapped. */
-function dashboardLike(e: LoadedEntity, info: AspectValue | undefined, editable: AspectValue | undefined): Mapped {
+function dashboardLike(
+  e: LoadedEntity,
+  info: AspectValue | undefined,
+  editable: AspectValue | undefined,
+): Mapped {
   const a = e.aspects
   const tags = globalTags(a.globalTags, e.urn)
   const stamps = (info?.lastModified ?? {}) as AspectValue

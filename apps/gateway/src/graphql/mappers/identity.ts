@@ -1,6 +1,16 @@
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { LoadedEntity } from '../entity-loader.js'
-import { customProperties, globalTags, type Mapped, num, ownership, ref, refs, status, str } from './common.js'
+import {
+  customProperties,
+  globalTags,
+  type Mapped,
+  num,
+  ownership,
+  ref,
+  refs,
+  status,
+  str,
+} from './common.js'
 import { type EntityMapping, existsField } from './types.js'
 
 function userProperties(info: AspectValue, urn: string): Mapped {

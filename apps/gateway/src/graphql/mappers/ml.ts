@@ -178,7 +178,8 @@ export const ML_PRIMARY_KEY_MAPPING: EntityMapping = {
   typeName: 'MLPrimaryKey',
   entityType: 'MLPRIMARY_KEY',
   aspects: [...COMMON, 'mlPrimaryKeyProperties', 'editableMlPrimaryKeyProperties'],
-  map: (e) => mapFeature(e, 'mlPrimaryKeyProperties', 'editableMlPrimaryKeyProperties', 'primaryKeyProperties'),
+  map: (e) =>
+    mapFeature(e, 'mlPrimaryKeyProperties', 'editableMlPrimaryKeyProperties', 'primaryKeyProperties'),
 }
 
 export const ML_FEATURE_TABLE_MAPPING: EntityMapping = {

@@ -12,7 +12,8 @@ import type { EntitySource } from '../mappers/common.js'
 import { resolveInput, write } from './support.js'
 
 /** DataHub's authorization message. */
-export const UNAUTHORIZED_MESSAGE = 'Unauthorized to perform this action. Please contact your DataHub administrator.'
+export const UNAUTHORIZED_MESSAGE =
+  'Unauthorized to perform this action. Please contact your DataHub administrator.'
 
 interface CreateAccessTokenInput {
   readonly type: 'PERSONAL'
@@ -23,7 +24,8 @@ interface CreateAccessTokenInput {
 }
 
 function tokensOf(ctx: CatalogContext): TokenService {
-  if (!ctx.tokens) throw new UnavailableError('Access tokens are not available: this server has no signing secret')
+  if (!ctx.tokens)
+    throw new UnavailableError('Access tokens are not available: this server has no signing secret')
   return ctx.tokens
 }
 
@@ -40,7 +42,9 @@ async function createAccessToken(
   const tokens = tokensOf(ctx)
   const actor = resolveInput(ctx, input.actorUrn)
   if (actor.entity.name !== 'corpuser') {
-    throw new InvalidInputError(`Failed to create access token: actorUrn ${input.actorUrn} is not a corpuser urn`)
+    throw new InvalidInputError(
+      `Failed to create access token: actorUrn ${input.actorUrn} is not a corpuser urn`,
+    )
   }
   if (ctx.actor !== actor.urn && ctx.actor !== ROOT_ACTOR) throw new ForbiddenError(UNAUTHORIZED_MESSAGE)
   const ttlMs = ACCESS_TOKEN_DURATIONS[input.duration]

@@ -67,5 +67,10 @@ export async function editFieldInfo(
   if (at >= 0) infos[at] = edited
   else infos.push(edited)
   const stamp = stampOf(ctx)
-  return { ...current, created: current?.created ?? stamp, lastModified: stamp, editableSchemaFieldInfo: infos }
+  return {
+    ...current,
+    created: current?.created ?? stamp,
+    lastModified: stamp,
+    editableSchemaFieldInfo: infos,
+  }
 }

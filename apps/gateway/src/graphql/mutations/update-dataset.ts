@@ -19,7 +19,12 @@ interface DatasetUpdateInput {
   readonly ownership?: { readonly owners: readonly OwnerUpdate[] } | null
   readonly deprecation?: { deprecated: boolean; decommissionTime?: number | null; note: string } | null
   readonly institutionalMemory?: {
-    readonly elements: ReadonlyArray<{ url: string; description?: string | null; author: string; createdAt?: number | null }>
+    readonly elements: ReadonlyArray<{
+      url: string
+      description?: string | null
+      author: string
+      createdAt?: number | null
+    }>
   } | null
   readonly globalTags?: GlobalTagsUpdate | null
   readonly tags?: GlobalTagsUpdate | null

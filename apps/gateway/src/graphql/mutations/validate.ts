@@ -16,7 +16,11 @@ export interface ResourceRef {
  * DataHub's `LabelUtils.validateLabel`: the label must be a URN of `entityType` that exists.
  * Messages are DataHub's, word for word.
  */
-export async function validateLabel(ctx: CatalogContext, labelUrn: string, entityType: string): Promise<void> {
+export async function validateLabel(
+  ctx: CatalogContext,
+  labelUrn: string,
+  entityType: string,
+): Promise<void> {
   const ref = resolveInput(ctx, labelUrn)
   if (ref.entity.name !== entityType) {
     throw new InvalidInputError(

@@ -1,0 +1,138 @@
+import type { DocumentDeriver, SearchIndex } from '@catalog/search'
+import type { Logger } from 'pino'
+import type { ChangeSource } from './change-source.js'
+
+export interface IndexSyncOptions {
+  /** Change-log entries read and applied per transaction (default 5000). */
+  readonly batchSize?: number
+  readonly log?: Logger
+}
+
+/** What a sync has done since it was created. */
+export interface SyncStats {
+  readonly cursor: number
+  /** Change-log entries applied by this process. */
+  readonly applied: number
+  readonly lastError?: string
+}
+
+/**
+ * Keeps the search index in step with the metadata change log: reads entries after the
+ * index's durable cursor, turns them into index changes and applies each batch with its
+ * cursor in one transaction. Runs one drain at a time; callers wanting a position wait for it
+ * (`catchUp(seq)`, the one-process read-your-writes), a poller calls it on a timer (split
+ * mode). Restarting resumes from the cursor: only the log's tail is applied.
+ */
+export class IndexSync {
+  private cursor: number | undefined
+  private applied = 0
+  private lastError: string | undefined
+  private running: Promise<void> | undefined
+  private timer: NodeJS.Timeout | undefined
+  private stopped = false
+  private readonly batchSize: number
+
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly source: ChangeSource,
+    private readonly deriver: DocumentDeriver,
+    private readonly options: IndexSyncOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 5000
+  }
+
+  /**
+   * Applies the log until the index has `target` (default: everything there is now); returns
+   * the cursor. Errors (an unreachable metadata service, a full disk) are thrown.
+   */
+  async catchUp(target = Number.POSITIVE_INFINITY): Promise<number> {
+    for (;;) {
+      const cursor = await this.currentCursor()
+      if (cursor >= target) return cursor
+      if (this.running) {
+        await this.running.catch(() => {})
+        continue
+      }
+      const drain = this.drain()
+      this.running = drain
+      try {
+        await drain
+      } finally {
+        if (this.running === drain) this.running = undefined
+      }
+      if (target === Number.POSITIVE_INFINITY) return this.currentCursor()
+      if ((await this.currentCursor()) < target) return this.currentCursor()
+    }
+  }
+
+  /**
+   * For the metadata service's `afterWrite`: waits until the write at `seq` is searchable. A
+   * failure is logged, not thrown: the write itself is durable and the next call or poll
+   * applies it.
+   */
+  async afterWrite(seq: number): Promise<void> {
+    try {
+      await this.catchUp(seq)
+    } catch (err) {
+      this.options.log?.error(
+        { err, seq },
+        'search index update failed; it is retried on the next write or poll',
+      )
+    }
+  }
+
+  /** Polls the log every `intervalMs` until {@link stop}. */
+  start(intervalMs: number): void {
+    this.stopped = false
+    const tick = async () => {
+      if (this.stopped) return
+      try {
+        await this.catchUp()
+        if (this.lastError) {
+          this.options.log?.info({ cursor: this.cursor }, 'search index sync resumed')
+          this.lastError = undefined
+        }
+      } catch (err) {
+        const message = (err as Error).message
+        if (message !== this.lastError) this.options.log?.warn({ err }, 'search index sync failed; retrying')
+        this.lastError = message
+      }
+      if (!this.stopped) this.timer = setTimeout(tick, intervalMs)
+    }
+    this.timer = setTimeout(tick, 0)
+  }
+
+  /** Stops polling and waits for a drain in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    if (this.timer) clearTimeout(this.timer)
+    await this.running?.catch(() => {})
+  }
+
+  async stats(): Promise<SyncStats> {
+    return {
+      cursor: await this.currentCursor(),
+      applied: this.applied,
+      ...(this.lastError ? { lastError: this.lastError } : {}),
+    }
+  }
+
+  private async currentCursor(): Promise<number> {
+    if (this.cursor === undefined) this.cursor = await this.index.cursor()
+    return this.cursor
+  }
+
+  private async drain(): Promise<void> {
+    let cursor = await this.currentCursor()
+    for (;;) {
+      const page = await this.source.changes(cursor, this.batchSize)
+      const last = page.entries.at(-1)
+      if (!last) return
+      const result = await this.index.apply(this.deriver.changes(page.entries), last.seq)
+      this.applied += page.entries.length
+      cursor = result.cursor
+      this.cursor = cursor
+      if (page.entries.length < this.batchSize) return
+    }
+  }
+}
