@@ -281,6 +281,7 @@ t.test('a search right after an ingest sees it; a deleted entity leaves the inde
 t.test('bad input gets 400 with the DataHub error body and changes nothing', async (t) => {
   const { app, search } = await build(t)
   await ingestExamples(app, 'browse')
+  await search.sync.fresh()
   const before = await search.index.stats()
   const ok = { input: 'browse', entity: 'dataset', start: 0, count: 10 }
   const cases: Array<[string, string, Record<string, unknown>, RegExp]> = [

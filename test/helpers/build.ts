@@ -60,7 +60,7 @@ export async function build(t: Test, options: { dir?: string; auth?: boolean } =
   await app.register(gateway, {
     backends: {
       kind: 'embedded',
-      metadata: createMetadataServices(registry, store, (seq) => search.sync.afterWrite(seq)),
+      metadata: createMetadataServices(registry, store, async (seq) => search.sync.noteWrite(seq)),
       search,
     },
     ...(auth ? { auth: { enabled: true, tokens: auth.tokens } } : {}),

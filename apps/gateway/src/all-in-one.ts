@@ -33,7 +33,7 @@ await runServer(config, {
       `search index caught up: ${cursor - before} change-log entries applied`,
     )
     search.sync.start(1000)
-    const metadata = createMetadataServices(registry, store, (seq) => search.sync.afterWrite(seq), {
+    const metadata = createMetadataServices(registry, store, async (seq) => search.sync.noteWrite(seq), {
       lineage: lineageLimitsFrom(config),
     })
     // First start: a signing secret and <data dir>/admin.token (its path is logged).

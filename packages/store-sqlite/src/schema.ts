@@ -10,7 +10,7 @@ CREATE TABLE IF NOT EXISTS metadata_aspect_v2 (
   createdby TEXT NOT NULL,
   PRIMARY KEY (urn, aspect, version)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS metadata_aspect_latest_by_name ON metadata_aspect_v2 (aspect, urn) WHERE version = 0;
+DROP INDEX IF EXISTS metadata_aspect_latest_by_name;
 
 CREATE TABLE IF NOT EXISTS edges (
   source TEXT NOT NULL,

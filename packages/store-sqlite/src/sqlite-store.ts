@@ -87,6 +87,7 @@ export class SqliteMetadataStore implements MetadataStore {
   private readonly series: SqliteTimeseries
   private readonly applyOne: (batch: WriteBatch) => WriteOutcome
   private readonly applyGroup: (items: Pending[]) => void
+  private readonly applyIsolated: (items: Pending[]) => void
   private queue: Pending[] = []
   private readonly maxPending: number
   private flushScheduled = false
@@ -112,7 +113,13 @@ export class SqliteMetadataStore implements MetadataStore {
     this.graph = new SqliteGraph(this.db)
     this.series = new SqliteTimeseries(this.db)
     this.applyOne = this.db.transaction((batch: WriteBatch) => this.apply(batch))
+    // Fast path: the whole group in one transaction, no savepoints (they cost more than the
+    // writes themselves). Any failure rolls the group back; `applyIsolated` then retries
+    // each call in its own savepoint so one bad call never affects another.
     this.applyGroup = this.db.transaction((items: Pending[]) => {
+      for (const item of items) item.outcome = this.apply(item.batch)
+    })
+    this.applyIsolated = this.db.transaction((items: Pending[]) => {
       for (const item of items) {
         try {
           item.outcome = this.applyOne(item.batch)
@@ -145,7 +152,15 @@ export class SqliteMetadataStore implements MetadataStore {
     this.queue = []
     if (items.length === 0) return
     try {
-      this.applyGroup(items)
+      try {
+        this.applyGroup(items)
+      } catch {
+        for (const item of items) {
+          delete item.outcome
+          delete item.error
+        }
+        this.applyIsolated(items)
+      }
     } catch (err) {
       const failure = new UnavailableError(`metadata store commit failed: ${(err as Error).message}`, {
         cause: err,

@@ -23,6 +23,9 @@ export interface SyncStats {
  * (`catchUp(seq)`, the one-process read-your-writes), a poller calls it on a timer (split
  * mode). Restarting resumes from the cursor: only the log's tail is applied.
  */
+/** How long a noted write waits for neighbours before the index applies them together. */
+const NOTED_WRITE_DELAY_MS = 10
+
 export class IndexSync {
   private cursor: number | undefined
   private applied = 0
@@ -31,6 +34,9 @@ export class IndexSync {
   private timer: NodeJS.Timeout | undefined
   private stopped = false
   private readonly batchSize: number
+  /** Highest change-log position noted as written (one-process mode). */
+  private written = 0
+  private drainTimer: NodeJS.Timeout | undefined
 
   constructor(
     private readonly index: SearchIndex,
@@ -66,7 +72,28 @@ export class IndexSync {
   }
 
   /**
-   * For the metadata service's `afterWrite`: waits until the write at `seq` is searchable. A
+   * For the metadata service's `afterWrite` in one process: records that the write at `seq`
+   * is durable and indexes it shortly, in a batch with its neighbours, without making the
+   * writer wait. {@link fresh} makes every search wait for the writes noted before it, so
+   * a search issued after an acknowledged ingest still sees it (read-your-writes) while
+   * ingest never pays for indexing one write at a time.
+   */
+  noteWrite(seq: number): void {
+    if (seq > this.written) this.written = seq
+    if (this.drainTimer || this.stopped) return
+    this.drainTimer = setTimeout(() => {
+      this.drainTimer = undefined
+      void this.afterWrite(this.written)
+    }, NOTED_WRITE_DELAY_MS)
+  }
+
+  /** Waits until every write noted by {@link noteWrite} so far is applied to the index. */
+  async fresh(): Promise<void> {
+    if (this.written > (this.cursor ?? 0)) await this.catchUp(this.written)
+  }
+
+  /**
+   * Waits until the write at `seq` is searchable. A
    * failure is logged, not thrown: the write itself is durable and the next call or poll
    * applies it.
    */
@@ -106,6 +133,7 @@ export class IndexSync {
   async stop(): Promise<void> {
     this.stopped = true
     if (this.timer) clearTimeout(this.timer)
+    if (this.drainTimer) clearTimeout(this.drainTimer)
     await this.running?.catch(() => {})
   }
 

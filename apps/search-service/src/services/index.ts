@@ -19,10 +19,6 @@ export function createSearchServices(
   source: ChangeSource,
   options: { readonly log?: Logger; readonly batchSize?: number } = {},
 ): SearchServices {
-  return {
-    schema,
-    index,
-    sync: new IndexSync(index, source, new DocumentDeriver(schema), options),
-    search: new SearchService(index, new RequestBuilder(schema)),
-  }
+  const sync = new IndexSync(index, source, new DocumentDeriver(schema), options)
+  return { schema, index, sync, search: new SearchService(index, new RequestBuilder(schema), () => sync.fresh()) }
 }

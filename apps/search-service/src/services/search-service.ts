@@ -33,6 +33,8 @@ export class SearchService {
   constructor(
     private readonly index: SearchIndex,
     private readonly requests: RequestBuilder,
+    /** Awaited before every read: brings the index up to the writes acknowledged so far. */
+    private readonly beforeRead: () => Promise<void> = async () => {},
   ) {}
 
   /** `POST /entities?action=search`. */
@@ -78,6 +80,7 @@ export class SearchService {
       skipAggregates: true,
       ...common(body.filter, firstSort(body.sort, undefined), undefined),
     })
+    await this.beforeRead()
     const page = await this.index.search(request)
     return { entities: page.hits.map((h) => h.urn), start: body.start, count: body.count, total: page.total }
   }
@@ -93,6 +96,7 @@ export class SearchService {
       ...(body.filter ? { filter: body.filter as FilterInput } : {}),
       ...(body.searchFlags?.includeSoftDeleted ? { includeSoftDeleted: true } : {}),
     })
+    await this.beforeRead()
     const page = await this.index.autocomplete({ ...request, limit: start + request.limit })
     const hits = page.suggestions.slice(start)
     return {
@@ -112,6 +116,7 @@ export class SearchService {
       ...(body.filter ? { filter: body.filter as FilterInput } : {}),
       ...(body.searchFlags?.includeSoftDeleted ? { includeSoftDeleted: true } : {}),
     })
+    await this.beforeRead()
     const page = await this.index.browse(request)
     return {
       entities: page.entities.map((urn) => ({ name: urn, urn })),
@@ -127,6 +132,7 @@ export class SearchService {
 
   private async run(params: SearchParams): Promise<SearchResultValue> {
     const request = this.requests.search(params)
+    await this.beforeRead()
     return toSearchResult(request, await this.index.search(request))
   }
 }
