@@ -59,6 +59,12 @@ t.test('apps started alone: the gateway forwards over HTTP with identical respon
       { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"proposal":' },
     ],
   ]
+  const docs = await fetch(`${gateway.url}/restli/docs/json`)
+  t.equal(docs.status, 200, 'the gateway serves the services’ API docs')
+  const paths = ((await docs.json()) as { paths: Record<string, unknown> }).paths
+  t.ok(paths['/aspects?action=ingestProposal'], 'merged from the metadata service')
+  t.ok(paths['/relationships'], 'every forwarded route is listed')
+
   for (const [path, init] of requests) {
     const direct = await fetch(metadata.url + path, init)
     const viaGateway = await fetch(gateway.url + path, init)

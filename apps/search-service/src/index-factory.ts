@@ -1,14 +1,31 @@
 import { join } from 'node:path'
 import type { Config } from '@catalog/config'
+import { UnavailableError } from '@catalog/core'
 import type { SearchIndex, SearchSchema } from '@catalog/search'
+import { MeilisearchSearchIndex, type WarnLogger } from '@catalog/search-meilisearch'
 import { SqliteSearchIndex } from '@catalog/search-sqlite'
 
-/** Opens the search index the configuration names: the one place an adapter is picked. */
-export async function openSearchIndex(config: Config, schema: SearchSchema): Promise<SearchIndex> {
+/**
+ * Opens the search index the configuration names: the one place an adapter is picked.
+ * Meilisearch is checked at once (reachable, key accepted, index and settings in place): a
+ * start against an unreachable server fails with an `UnavailableError` naming MEILI_URL.
+ */
+export async function openSearchIndex(
+  config: Config,
+  schema: SearchSchema,
+  log?: WarnLogger,
+): Promise<SearchIndex> {
   switch (config.CATALOG_SEARCH) {
     case 'sqlite':
       return new SqliteSearchIndex({ file: join(config.CATALOG_DATA_DIR, 'search.db'), schema })
     case 'meilisearch':
-      throw new Error('CATALOG_SEARCH=meilisearch: the Meilisearch adapter is not built yet')
+      if (!config.MEILI_URL) throw new UnavailableError('CATALOG_SEARCH=meilisearch needs MEILI_URL')
+      return MeilisearchSearchIndex.open({
+        url: config.MEILI_URL,
+        ...(config.MEILI_KEY ? { apiKey: config.MEILI_KEY } : {}),
+        index: config.MEILI_INDEX,
+        schema,
+        ...(log ? { log } : {}),
+      })
   }
 }

@@ -32,6 +32,7 @@ export const ConfigSchema = Type.Object({
   NEO4J_DATABASE: Type.Optional(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9.-]{2,62}$' })),
   MEILI_URL: Type.Optional(Url),
   MEILI_KEY: Type.Optional(Type.String()),
+  MEILI_INDEX: Type.String({ pattern: '^[A-Za-z0-9_-]{1,400}$' }),
 })
 export type Config = Static<typeof ConfigSchema>
 
@@ -51,6 +52,7 @@ const DEFAULTS: Record<string, string> = {
   CATALOG_METADATA_PORT: '8081',
   CATALOG_SEARCH_PORT: '8082',
   NEO4J_USER: 'neo4j',
+  MEILI_INDEX: 'catalog',
 }
 
 export class ConfigError extends Error {}

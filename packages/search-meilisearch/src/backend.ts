@@ -59,7 +59,7 @@ export class MeiliBackend {
       return (await this.client.getVersion()).pkgVersion
     } catch (err) {
       const e = translateError(err, 'check the server')
-      throw new UnavailableError(`Cannot use Meilisearch at ${this.options.url}: ${e.message}`, {
+      throw new UnavailableError(`Cannot use Meilisearch at ${this.options.url} (MEILI_URL): ${e.message}`, {
         cause: err,
       })
     }

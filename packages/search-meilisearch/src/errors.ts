@@ -62,8 +62,7 @@ export function taskError(
   task: { uid: number; status: string; error: MeilisearchErrorResponse | null },
   doing: string,
 ): Error {
-  if (!task.error)
-    return new UnavailableError(`Meilisearch task ${task.uid} ended ${task.status} (${doing})`)
+  if (!task.error) return new UnavailableError(`Meilisearch task ${task.uid} ended ${task.status} (${doing})`)
   return fromResponse(task.error, undefined, `${doing}, task ${task.uid}`, task.error)
 }
 

@@ -184,5 +184,5 @@ function renderNode(expr: FilterExpr): string {
 
 function group(expr: FilterExpr): string {
   const s = renderNode(expr)
-  return expr.k === 'atom' ? s : `(${s})`
+  return expr.k === 'atom' || expr.k === 'not' ? s : `(${s})`
 }

@@ -41,10 +41,7 @@ const NUMBER = /^\s*-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/
 
 /** The documents of the searched entity types, soft-deleted ones left out unless asked for. */
 export function scopeFilter(entityTypes: readonly string[], includeRemoved: boolean): FilterExpr {
-  return and(
-    inList(ATTR.entityType, entityTypes),
-    includeRemoved ? TRUE : isBool(ATTR.removed, false),
-  )
+  return and(inList(ATTR.entityType, entityTypes), includeRemoved ? TRUE : isBool(ATTR.removed, false))
 }
 
 /**

@@ -1,7 +1,7 @@
 import {
   type DocumentFields,
-  editDistance,
   ENTITY_TYPE_FIELD,
+  editDistance,
   type FacetRequest,
   type FacetResult,
   indexWords,
@@ -53,11 +53,14 @@ export function typoVariants(
   return (word) => {
     const budget = typoBudget(word)
     if (budget === 0) return []
-    words ??= [...new Set(fields.flatMap((f) => (doc[f] ?? []).flatMap((v) => indexWords(valueText(String(v))))))]
+    words ??= [
+      ...new Set(fields.flatMap((f) => (doc[f] ?? []).flatMap((v) => indexWords(valueText(String(v)))))),
+    ]
     return words.filter(
       (t) =>
         !t.startsWith(word) &&
-        (editDistance(word, t, budget) <= budget || editDistance(word, t.slice(0, word.length), budget) <= budget),
+        (editDistance(word, t, budget) <= budget ||
+          editDistance(word, t.slice(0, word.length), budget) <= budget),
     )
   }
 }

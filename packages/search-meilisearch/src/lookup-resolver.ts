@@ -54,8 +54,7 @@ export class LookupResolver {
   }
 
   private async run(l: Lookup): Promise<FilterExpr> {
-    const candidates =
-      (l.kind === 'urn' ? undefined : await this.fromFacet(l)) ?? (await this.fromScan(l))
+    const candidates = (l.kind === 'urn' ? undefined : await this.fromFacet(l)) ?? (await this.fromScan(l))
     const tokens = new Set<string>()
     for (const c of candidates) if (l.values.some((v) => lookupMatches(l.op, c.text, v))) tokens.add(c.token)
     return inList(l.attr, [...tokens])
@@ -109,7 +108,9 @@ export class LookupResolver {
       case 'exact':
         return values.map((v) => ({ token: exactToken(String(v)), text: String(v) }))
       case 'key':
-        return values.flatMap((v) => keysOf(l.field, v, this.catalog).map((k) => ({ token: keyToken(k), text: k })))
+        return values.flatMap((v) =>
+          keysOf(l.field, v, this.catalog).map((k) => ({ token: keyToken(k), text: k })),
+        )
     }
   }
 }

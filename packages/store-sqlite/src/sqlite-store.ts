@@ -101,7 +101,7 @@ export class SqliteMetadataStore implements MetadataStore {
       this.db.pragma('journal_mode = WAL')
       this.db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`)
       this.db.pragma('busy_timeout = 5000')
-      this.db.pragma('cache_size = -32000')
+      this.db.pragma('cache_size = -16000')
       this.db.exec(STORE_DDL)
     } catch (err) {
       throw new UnavailableError(

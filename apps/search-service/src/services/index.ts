@@ -20,5 +20,10 @@ export function createSearchServices(
   options: { readonly log?: Logger; readonly batchSize?: number } = {},
 ): SearchServices {
   const sync = new IndexSync(index, source, new DocumentDeriver(schema), options)
-  return { schema, index, sync, search: new SearchService(index, new RequestBuilder(schema), () => sync.fresh()) }
+  return {
+    schema,
+    index,
+    sync,
+    search: new SearchService(index, new RequestBuilder(schema), () => sync.fresh()),
+  }
 }
