@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import t, { type Test } from 'tap'
 import type { Json } from '../helpers/build.js'
 import { loadExample, toIngestCall } from '../helpers/examples.js'
-import { ROOT, type Running, startApp } from '../helpers/spawn.js'
+import { ROOT, type Running, startApp, startMetadataBehindGateway } from '../helpers/spawn.js'
 
 /** Authentication across real processes: first start, restart, the token CLI, split mode. */
 
@@ -130,20 +130,7 @@ t.test('first start writes admin.token; restarts reuse it; the CLI mints and rev
 
 t.test('split mode: the gateway and the metadata service both verify tokens', async (t) => {
   const dir = tempDir(t)
-  const metadata = await startApp('apps/metadata-service/src/server.ts', {
-    CATALOG_METADATA_PORT: '0',
-    CATALOG_DATA_DIR: dir,
-    CATALOG_AUTH: 'on',
-  })
-  t.teardown(() => metadata.stop())
-  const gateway = await startApp('apps/gateway/src/server.ts', {
-    PORT: '0',
-    CATALOG_METADATA_URL: metadata.url,
-    CATALOG_SEARCH_URL: metadata.url,
-    CATALOG_DATA_DIR: dir,
-    CATALOG_AUTH: 'on',
-  })
-  t.teardown(() => gateway.stop())
+  const { metadata, gateway } = await startMetadataBehindGateway(t, dir, 'on')
   const admin = readFileSync(join(dir, 'admin.token'), 'utf8').trim()
 
   t.equal(await status(gateway.url, `/entitiesV2/${enc(HIVE)}`), 401, 'gateway without a token: 401')

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { loadExample, toIngestCall } from '../helpers/examples.js'
-import { startApp } from '../helpers/spawn.js'
+import { startMetadataBehindGateway } from '../helpers/spawn.js'
 
 const enc = encodeURIComponent
 const LOGGING = 'urn:li:dataset:(urn:li:dataPlatform:hive,logging_events,PROD)'
@@ -11,20 +11,7 @@ const LOGGING = 'urn:li:dataset:(urn:li:dataPlatform:hive,logging_events,PROD)'
 t.test('relationships and lineage answer the same through the gateway in split mode', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-rel-split-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  const metadata = await startApp('apps/metadata-service/src/server.ts', {
-    CATALOG_METADATA_PORT: '0',
-    CATALOG_DATA_DIR: dir,
-    CATALOG_AUTH: 'off',
-  })
-  t.teardown(() => metadata.stop())
-  const gateway = await startApp('apps/gateway/src/server.ts', {
-    PORT: '0',
-    CATALOG_METADATA_URL: metadata.url,
-    CATALOG_SEARCH_URL: metadata.url,
-    CATALOG_DATA_DIR: dir,
-    CATALOG_AUTH: 'off',
-  })
-  t.teardown(() => gateway.stop())
+  const { metadata, gateway } = await startMetadataBehindGateway(t, dir, 'off')
 
   for (const record of loadExample('bootstrap')) {
     const call = toIngestCall(record)

@@ -56,3 +56,29 @@ export function startApp(entry: string, env: Record<string, string>, timeoutMs =
     })
   })
 }
+
+/**
+ * The metadata service and a gateway forwarding to it, as two processes on `dataDir`
+ * (search routes go to the metadata service too, which has none), stopped on teardown.
+ */
+export async function startMetadataBehindGateway(
+  t: { teardown: (fn: () => Promise<void>) => void },
+  dataDir: string,
+  auth: 'on' | 'off',
+): Promise<{ metadata: Running; gateway: Running }> {
+  const metadata = await startApp('apps/metadata-service/src/server.ts', {
+    CATALOG_METADATA_PORT: '0',
+    CATALOG_DATA_DIR: dataDir,
+    CATALOG_AUTH: auth,
+  })
+  t.teardown(() => metadata.stop())
+  const gateway = await startApp('apps/gateway/src/server.ts', {
+    PORT: '0',
+    CATALOG_METADATA_URL: metadata.url,
+    CATALOG_SEARCH_URL: metadata.url,
+    CATALOG_DATA_DIR: dataDir,
+    CATALOG_AUTH: auth,
+  })
+  t.teardown(() => gateway.stop())
+  return { metadata, gateway }
+}
