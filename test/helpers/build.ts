@@ -18,6 +18,7 @@ import { SqliteMetadataStore } from '@catalog/store-sqlite'
 import pino from 'pino'
 import type { Test } from 'tap'
 import { type ExampleName, loadExample, toIngestCall } from './examples.js'
+import { buildSplit } from './split-build.js'
 
 export interface Built {
   readonly app: CatalogServer
@@ -35,8 +36,14 @@ export interface Built {
 const registry = new Registry()
 const searchSchema = new SearchSchema(registry)
 
-/** The one-process catalog on embedded adapters in a temp dir, closed on teardown. */
+/**
+ * The one-process catalog on embedded adapters in a temp dir, closed on teardown. With
+ * CATALOG_E2E_SPLIT=1 (see split-replay.test.ts) it is three processes behind a gateway.
+ */
 export async function build(t: Test, options: { dir?: string; auth?: boolean } = {}): Promise<Built> {
+  if (process.env.CATALOG_E2E_SPLIT === '1' && !options.dir) {
+    return { ...(await buildSplit(t, options)), registry } as unknown as Built
+  }
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'catalog-test-'))
   const store = new SqliteMetadataStore({ file: join(dir, 'metadata.db'), durability: 'normal' })
   // Search as in all-in-one: its own file, the log tail applied at start, every write applied

@@ -1,6 +1,6 @@
 import { UnavailableError } from '@catalog/core'
 import { actionOf } from '@catalog/http-kit'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
 
 /** Where a request goes when the apps run apart. */
 export type Service = 'metadata' | 'search'
@@ -78,6 +78,7 @@ export async function proxyRoutes(app: FastifyInstance, opts: ProxyOptions): Pro
     if (retryAfter) reply.header('retry-after', retryAfter)
     return reply.send(Buffer.from(await response.arrayBuffer()))
   }
-  app.route({ method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], url: '/*', handler })
-  app.route({ method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], url: '/', handler })
+  const methods: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH']
+  app.route({ method: methods, url: '/*', schema: { hide: true }, handler })
+  app.route({ method: methods, url: '/', schema: { hide: true }, handler })
 }

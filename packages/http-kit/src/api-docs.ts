@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { restliError } from './error-body.js'
 
 export interface ApiDocsOptions {
   readonly title: string
@@ -24,59 +25,88 @@ const security = {
   security: [{ bearer: [] }],
 }
 
+/** Documents each Rest.li action under `<path>?action=<name>` (actions share a path). */
+function actionUrls({
+  schema,
+  url,
+  route,
+}: {
+  schema: unknown
+  url: string
+  route: { constraints?: unknown }
+}) {
+  const action = (route.constraints as { action?: string } | undefined)?.action
+  return { schema: schema as never, url: action ? `${url}?action=${action}` : url }
+}
+
 /**
  * OpenAPI documentation generated from the same TypeBox schemas that validate the routes:
- * the UI at `/restli/docs`, the JSON at `/restli/docs/json`. Rest.li actions share a path, so
- * each is documented under `<path>?action=<name>`. Register before the routes.
+ * the UI at `/restli/docs`, the JSON at `/restli/docs/json`. Register before the routes.
  */
 export const apiDocs = fp(async (app: FastifyInstance, opts: ApiDocsOptions) => {
-  await app.register(swagger, {
-    openapi: { info: info(opts), ...security },
-    transform: ({ schema, url, route }) => {
-      const action = (route.constraints as { action?: string } | undefined)?.action
-      return { schema, url: action ? `${url}?action=${action}` : url }
-    },
-  })
+  await app.register(swagger, { openapi: { info: info(opts), ...security }, transform: actionUrls })
   await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, staticCSP: true })
 })
 
 interface OpenApiDocument {
-  openapi: string
-  info: ReturnType<typeof info>
-  paths: Record<string, Record<string, unknown>>
-  components: { schemas?: Record<string, unknown>; securitySchemes: Record<string, unknown> }
-  security: Array<Record<string, string[]>>
+  paths?: Record<string, Record<string, unknown>>
+  components?: { schemas?: Record<string, unknown> }
 }
 
 /**
- * The docs of services running apart, served by the gateway: the OpenAPI documents of the
- * services (`<service>/restli/docs/json`) merged on first use, so the gateway lists every
- * route it forwards. Until every service answers, the docs are retried on the next request.
+ * The gateway's docs when the services run apart: its own routes (GraphQL, `/config`, health)
+ * plus the routes it forwards, read from each service's `/restli/docs/json` on first use.
+ * Until every service answers, the JSON answers 503 rather than an incomplete document.
  */
 export const forwardedApiDocs = fp(
   async (app: FastifyInstance, opts: ApiDocsOptions & { readonly sources: readonly string[] }) => {
-    const document: OpenApiDocument = { openapi: '3.0.3', info: info(opts), paths: {}, ...security }
-    let merging: Promise<void> | undefined
+    const remote: Required<OpenApiDocument> & { ready: boolean } = {
+      paths: {},
+      components: { schemas: {} },
+      ready: false,
+    }
     const merge = async () => {
       for (const source of opts.sources) {
         const res = await fetch(`${source}${DOCS_PREFIX}/json`, { signal: AbortSignal.timeout(5000) })
         if (!res.ok) throw new Error(`${source}${DOCS_PREFIX}/json answered ${res.status}`)
-        const doc = (await res.json()) as Partial<OpenApiDocument>
+        const doc = (await res.json()) as OpenApiDocument
         for (const [path, methods] of Object.entries(doc.paths ?? {})) {
-          document.paths[path] = { ...document.paths[path], ...methods }
+          remote.paths[path] = { ...remote.paths[path], ...methods }
         }
-        document.components.schemas = { ...document.components.schemas, ...doc.components?.schemas }
+        Object.assign(remote.components.schemas ?? {}, doc.components?.schemas)
       }
+      remote.ready = true
     }
-    await app.register(swagger, { mode: 'static', specification: { document: document as never } })
-    app.addHook('onRequest', async (request) => {
-      if (!request.url.startsWith(DOCS_PREFIX) || Object.keys(document.paths).length > 0) return
-      merging ??= merge().catch((err: unknown) => {
+    await app.register(swagger, {
+      openapi: { info: info(opts), ...security },
+      transform: actionUrls,
+      transformObject: (documentObject) => {
+        const own = ('openapiObject' in documentObject ? documentObject.openapiObject : {}) as OpenApiDocument
+        return {
+          ...own,
+          paths: { ...remote.paths, ...own.paths },
+          components: {
+            ...own.components,
+            schemas: { ...remote.components.schemas, ...own.components?.schemas },
+          },
+        } as never
+      },
+    })
+    let merging: Promise<void> | undefined
+    app.addHook('onRequest', async (request, reply) => {
+      const path = request.url.split('?', 1)[0] ?? ''
+      if (remote.ready || (path !== `${DOCS_PREFIX}/json` && path !== `${DOCS_PREFIX}/yaml`)) return
+      merging ??= merge().finally(() => {
         merging = undefined
-        document.paths = {}
-        request.log.warn({ err }, 'could not read the services’ API docs')
       })
-      await merging
+      try {
+        await merging
+      } catch (err) {
+        request.log.warn({ err }, 'could not read the services’ API docs')
+        return reply
+          .status(503)
+          .send(restliError(503, 'The services’ API docs cannot be read yet; retry shortly'))
+      }
     })
     await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, staticCSP: true })
   },
