@@ -33,7 +33,8 @@ interface InjectOptions {
 function remoteApp(base: string): CatalogServer {
   const inject = async (opts: InjectOptions) => {
     const raw = typeof opts.payload === 'string' || Buffer.isBuffer(opts.payload)
-    const body = opts.payload === undefined ? undefined : raw ? (opts.payload as string) : JSON.stringify(opts.payload)
+    const body =
+      opts.payload === undefined ? undefined : raw ? (opts.payload as string) : JSON.stringify(opts.payload)
     const headers: Record<string, string> = {
       ...(body !== undefined && !raw ? { 'content-type': 'application/json' } : {}),
       ...opts.headers,
@@ -45,7 +46,13 @@ function remoteApp(base: string): CatalogServer {
       ...(body === undefined ? {} : { body }),
     })
     const text = await res.text()
-    return { statusCode: res.status, body: text, payload: text, headers: Object.fromEntries(res.headers), json: () => JSON.parse(text) }
+    return {
+      statusCode: res.status,
+      body: text,
+      payload: text,
+      headers: Object.fromEntries(res.headers),
+      json: () => JSON.parse(text),
+    }
   }
   return { inject } as unknown as CatalogServer
 }
@@ -70,13 +77,20 @@ export interface SplitBuilt {
  * search service to index each write), the search service (reading the change log), and the
  * gateway forwarding to both. Stopped on teardown.
  */
-export async function buildSplit(t: Test, options: { auth?: boolean } = {}): Promise<SplitBuilt & { store: never; search: never }> {
+export async function buildSplit(
+  t: Test,
+  options: { auth?: boolean } = {},
+): Promise<SplitBuilt & { store: never; search: never }> {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-split-'))
   const auth = options.auth ? 'on' : 'off'
   const [metadataPort, searchPort] = [await freePort(), await freePort()]
   const metadataUrl = `http://127.0.0.1:${metadataPort}`
   const searchUrl = `http://127.0.0.1:${searchPort}`
-  const common = { CATALOG_DATA_DIR: dir, CATALOG_AUTH: auth, CATALOG_TOKEN_SECRET: 'split-mode-test-secret-of-32-characters-or-more' }
+  const common = {
+    CATALOG_DATA_DIR: dir,
+    CATALOG_AUTH: auth,
+    CATALOG_TOKEN_SECRET: 'split-mode-test-secret-of-32-characters-or-more',
+  }
   const metadata = await startApp('apps/metadata-service/src/server.ts', {
     ...common,
     CATALOG_METADATA_PORT: String(metadataPort),
