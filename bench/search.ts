@@ -301,7 +301,7 @@ export async function searchBench(): Promise<string[]> {
     )
     line(
       lines,
-      `index size: ${fmt(stats.diskBytes / 1e6, 1)} MB on disk (search.db + WAL), ${fmt(stats.memoryBytes / 1e6, 1)} MB in memory (SQLite page cache, at most 64 MB, + vocabulary + facet values), build process RSS +${fmt(grew)} MB`,
+      `index size: ${fmt(stats.diskBytes / 1e6, 1)} MB on disk (search.db + WAL), ${fmt(stats.memoryBytes / 1e6, 1)} MB in memory (SQLite page cache, at most 32 MB, + vocabulary + facet values), build process RSS +${fmt(grew)} MB`,
     )
 
     const catalog = await startApp(

@@ -34,7 +34,7 @@ export interface SqliteSearchOptions {
   /** Database file path, or `:memory:`. */
   readonly file: string
   readonly schema: SearchSchema
-  /** SQLite page cache, MB (default 64). */
+  /** SQLite page cache, MB (default 32). */
   readonly cacheMb?: number
 }
 
@@ -65,7 +65,7 @@ export class SqliteSearchIndex implements SearchIndex {
   constructor(options: SqliteSearchOptions) {
     this.file = options.file
     this.schema = options.schema
-    this.cacheBytes = (options.cacheMb ?? 64) * 1024 * 1024
+    this.cacheBytes = (options.cacheMb ?? 32) * 1024 * 1024
     this.ftsFields = options.schema.wordFields().map((f) => f.name)
     if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true })
     try {
