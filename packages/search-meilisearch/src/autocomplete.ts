@@ -4,11 +4,9 @@ import {
   type AutocompleteSuggestion,
   type DocumentFields,
   fold,
-  indexWords,
-  isUrn,
   mergeContributions,
   queryWords,
-  valueText,
+  suggestion,
 } from '@catalog/search'
 import { ATTR, textAttr } from './attributes.js'
 import { and, isFalse, render, resolveLookups } from './filter-expr.js'
@@ -69,24 +67,4 @@ export async function autocompleteQuery(
   }
   ranked.sort((a, b) => a.rank - b.rank || a.order - b.order)
   return { suggestions: ranked.slice(0, req.limit).map(({ urn, text, field }) => ({ urn, text, field })) }
-}
-
-/** The value a document suggests: the best-ranked field value holding every word as a prefix. */
-export function suggestion(
-  doc: DocumentFields,
-  fields: readonly string[],
-  words: ReturnType<typeof queryWords>,
-  query: string,
-): { text: string; field: string; rank: number } | undefined {
-  let best: { text: string; field: string; rank: number } | undefined
-  for (const [i, field] of fields.entries()) {
-    for (const raw of doc[field] ?? []) {
-      const text = typeof raw === 'string' && isUrn(raw) ? valueText(raw) : String(raw)
-      const tokens = indexWords(text)
-      if (!words.every((w) => tokens.some((t) => t.startsWith(w.word)))) continue
-      const rank = (fold(text).startsWith(query) ? 0 : 1000) + i
-      if (!best || rank < best.rank) best = { text, field, rank }
-    }
-  }
-  return best
 }

@@ -4,12 +4,10 @@ import {
   type AutocompleteSuggestion,
   type DocumentFields,
   fold,
-  indexWords,
-  isUrn,
   mergeContributions,
   queryWords,
   type SearchSchema,
-  valueText,
+  suggestion,
 } from '@catalog/search'
 import { ftsColumn } from './ddl.js'
 import { scopeWhere } from './search-query.js'
@@ -69,23 +67,4 @@ export function autocompleteQuery(
   return {
     suggestions: ranked.slice(0, req.limit).map(({ urn, text, field }) => ({ urn, text, field })),
   }
-}
-
-function suggestion(
-  doc: DocumentFields,
-  fields: readonly string[],
-  words: ReturnType<typeof queryWords>,
-  query: string,
-): { text: string; field: string; rank: number } | undefined {
-  let best: { text: string; field: string; rank: number } | undefined
-  for (const [i, field] of fields.entries()) {
-    for (const raw of doc[field] ?? []) {
-      const text = typeof raw === 'string' && isUrn(raw) ? valueText(raw) : String(raw)
-      const tokens = indexWords(text)
-      if (!words.every((w) => tokens.some((t) => t.startsWith(w.word)))) continue
-      const rank = (fold(text).startsWith(query) ? 0 : 1000) + i
-      if (!best || rank < best.rank) best = { text, field, rank }
-    }
-  }
-  return best
 }
