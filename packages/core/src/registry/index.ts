@@ -1,3 +1,5 @@
+export { CHART_TYPES } from './aspects/chart-dashboard.js'
+export { ML_FEATURE_DATA_TYPES } from './aspects/ml.js'
 export { ENTITIES } from './entities.js'
 export { canonicalJson, canonicalRecordName, normalizeAspectJson } from './normalize.js'
 export { entriesAt, valuesAt } from './paths.js'

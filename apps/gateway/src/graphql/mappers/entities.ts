@@ -1,3 +1,4 @@
+import { CHART_TYPES } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { LoadedEntity } from '../entity-loader.js'
 import {
@@ -18,19 +19,6 @@ import {
 } from './common.js'
 import { type EntityMapping, existsField } from './types.js'
 
-const CHART_TYPES = [
-  'BAR',
-  'PIE',
-  'SCATTER',
-  'TABLE',
-  'TEXT',
-  'LINE',
-  'AREA',
-  'HISTOGRAM',
-  'BOX_PLOT',
-  'WORD_CLOUD',
-  'COHORT',
-]
 const ACCESS_LEVELS = ['PUBLIC', 'PRIVATE']
 const PLATFORM_TYPES = [
   'FILE_SYSTEM',

@@ -1,3 +1,4 @@
+import { ML_FEATURE_DATA_TYPES } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { LoadedEntity } from '../entity-loader.js'
 import {
@@ -19,25 +20,6 @@ import {
 } from './common.js'
 import { type EntityMapping, existsField } from './types.js'
 
-const DATA_TYPES = [
-  'USELESS',
-  'NOMINAL',
-  'ORDINAL',
-  'BINARY',
-  'COUNT',
-  'TIME',
-  'INTERVAL',
-  'IMAGE',
-  'VIDEO',
-  'AUDIO',
-  'TEXT',
-  'MAP',
-  'SEQUENCE',
-  'SET',
-  'CONTINUOUS',
-  'BYTE',
-  'UNKNOWN',
-]
 const COMMON = ['ownership', 'status', 'deprecation', 'institutionalMemory', 'globalTags', 'glossaryTerms']
 
 /** Ownership, status, deprecation, links, tags and terms: mapped the same for every ML entity. */
@@ -62,7 +44,7 @@ function common(e: LoadedEntity, editable: string): Mapped {
 function featureProperties(p: AspectValue, urn: string): Mapped {
   return {
     description: str(p.description),
-    dataType: enumValue(p.dataType, DATA_TYPES),
+    dataType: enumValue(p.dataType, ML_FEATURE_DATA_TYPES),
     version: versionTag(p.version),
     sources: refs(p.sources, ['dataset']),
     customProperties: customProperties(p.customProperties, urn),
@@ -77,7 +59,7 @@ function mapFeature(e: LoadedEntity, propsAspect: string, editable: string, lega
     name: e.key.name,
     featureNamespace: e.key.featureNamespace,
     description: str(props?.description),
-    dataType: enumValue(props?.dataType, DATA_TYPES),
+    dataType: enumValue(props?.dataType, ML_FEATURE_DATA_TYPES),
     properties,
     [legacyField]: properties,
   }

@@ -12,7 +12,8 @@ import {
 import { SchemaField } from './schema.js'
 
 const ACCESS_LEVELS = ['PUBLIC', 'PRIVATE']
-const CHART_TYPES = [
+/** `com.linkedin.chart.ChartType` symbols. */
+export const CHART_TYPES = [
   'BAR',
   'PIE',
   'SCATTER',
