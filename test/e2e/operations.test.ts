@@ -148,13 +148,23 @@ t.test('truncateTimeseriesAspect, getEsTaskStatus and getIndexSizes', async (t) 
 
   t.test('getIndexSizes: one entry per time-series index, names usable with truncate', async (t) => {
     const list = await sizes(app)
-    t.same(list.map((s: Json) => s.indexName).sort(), [
-      'assertion_assertionruneventaspect_v1',
-      'dataprocessinstance_dataprocessinstanceruneventaspect_v1',
-      'dataset_datasetprofileaspect_v1',
-      'dataset_datasetusagestatisticsaspect_v1',
-      'dataset_operationaspect_v1',
-    ])
+    t.same(
+      list.map((s: Json) => s.indexName).sort(),
+      [
+        'assertion_assertionruneventaspect_v1',
+        'chart_chartusagestatisticsaspect_v1',
+        'dashboard_dashboardusagestatisticsaspect_v1',
+        'datajob_datahubingestioncheckpointaspect_v1',
+        'datajob_datahubingestionrunsummaryaspect_v1',
+        'dataprocessinstance_dataprocessinstanceruneventaspect_v1',
+        'dataset_datasetprofileaspect_v1',
+        'dataset_datasetusagestatisticsaspect_v1',
+        'dataset_operationaspect_v1',
+        'document_documentusagestatisticsaspect_v1',
+        'query_queryusagestatisticsaspect_v1',
+      ],
+      "one per time-series aspect of DataHub's model",
+    )
     const profile = list.find((s: Json) => s.indexName === 'dataset_datasetprofileaspect_v1')
     t.same([profile.entityName, profile.aspectName, profile.rowCount], ['dataset', 'datasetProfile', 14])
     t.ok(profile.sizeMb > 0 && profile.sizeMb === profile.sizeInMb, 'sizeMb and sizeInMb, in MB')
@@ -222,7 +232,7 @@ t.test('truncateTimeseriesAspect, getEsTaskStatus and getIndexSizes', async (t) 
     for (const prefix of ['/gms', '/api/gms']) {
       const res = await op(app, 'getIndexSizes', undefined, prefix)
       t.equal(res.status, 200, `${prefix}/operations`)
-      t.equal(JSON.parse(res.body.value).indexSizes.length, 5)
+      t.equal(JSON.parse(res.body.value).indexSizes.length, 11)
     }
     const noBody = await app.inject({
       method: 'POST',

@@ -240,3 +240,61 @@ t.test('getTimeseriesAspectValues over the DataHub example files', async (t) => 
     t.same(body.value.values, [])
   })
 })
+
+t.test(
+  "the time-series aspects of DataHub's whole model, filtered on their @TimeseriesField fields",
+  async (t) => {
+    const { app } = await build(t)
+    const CHART = 'urn:li:chart:(looker,dashboard_elements.1)'
+    const JOB = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,PROD),load)'
+    const propose = (entityType: string, entityUrn: string, aspectName: string, value: Json) =>
+      postJson(app, '/aspects?action=ingestProposal', {
+        proposal: {
+          entityType,
+          entityUrn,
+          changeType: 'UPSERT',
+          aspectName,
+          aspect: { value: JSON.stringify(value), contentType: 'application/json' },
+        },
+      })
+    for (const [i, views] of [3, 12, 40].entries()) {
+      const res = await propose('chart', CHART, 'chartUsageStatistics', {
+        timestampMillis: 1_700_000_000_000 + i * 86_400_000,
+        eventGranularity: { unit: 'DAY', multiple: 1 },
+        viewsCount: views,
+        userCounts: [{ user: 'urn:li:corpuser:jdoe', viewsCount: views }],
+      })
+      t.equal(res.status, 200, `chartUsageStatistics ${i}`)
+    }
+    const checkpoint = await propose('dataJob', JOB, 'datahubIngestionCheckpoint', {
+      timestampMillis: 1_700_000_000_000,
+      pipelineName: 'etl',
+      platformInstanceId: 'prod',
+      config: '{}',
+      state: { formatVersion: '1.0', serde: 'base85-bz2-json' },
+      runId: 'run-1',
+    })
+    t.equal(checkpoint.status, 200, 'a stateful-ingestion checkpoint on a dataJob')
+
+    const get = (body: Json) => postJson(app, URL, body)
+    const views = await get({
+      urn: CHART,
+      entity: 'chart',
+      aspect: 'chartUsageStatistics',
+      filter: { criteria: [{ field: 'viewsCount', condition: 'GREATER_THAN', value: '10' }] },
+    })
+    t.equal(views.status, 200)
+    t.same(
+      views.body.value.values.map((v: Json) => JSON.parse(v.aspect.value).viewsCount),
+      [40, 12],
+      'filtered on viewsCount, newest first',
+    )
+    const byPipeline = await get({
+      urn: JOB,
+      entity: 'dataJob',
+      aspect: 'datahubIngestionCheckpoint',
+      filter: { criteria: [{ field: 'pipelineName', value: 'etl' }] },
+    })
+    t.equal(byPipeline.body.value.values.length, 1, 'filtered on pipelineName')
+  },
+)

@@ -84,18 +84,24 @@ export async function build(t: Test, options: { dir?: string; auth?: boolean } =
   return { app, store, dir, registry, search, ...(auth ? { tokens: auth.tokens, adminToken } : {}) }
 }
 
+/** Sends one example record as DataHub's Python REST emitter does. */
+export async function ingestRecord(app: CatalogServer, record: Record<string, unknown>) {
+  const call = toIngestCall(record)
+  const res = await app.inject({
+    method: 'POST',
+    url: call.url,
+    payload: call.body,
+    headers: { 'x-restli-protocol-version': '2.0.0' },
+  })
+  return { call, res }
+}
+
 /** Ingests every record of the example files through the endpoint its kind uses; fails on any non-2xx. */
 export async function ingestExamples(app: CatalogServer, ...names: ExampleName[]): Promise<number> {
   let n = 0
   for (const name of names) {
     for (const record of loadExample(name)) {
-      const call = toIngestCall(record)
-      const res = await app.inject({
-        method: 'POST',
-        url: call.url,
-        payload: call.body,
-        headers: { 'x-restli-protocol-version': '2.0.0' },
-      })
+      const { call, res } = await ingestRecord(app, record)
       if (res.statusCode !== 200)
         throw new Error(`ingest of ${call.urn} from ${name} failed: ${res.statusCode} ${res.body}`)
       n++

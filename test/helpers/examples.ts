@@ -2,15 +2,11 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-/** The shared DataHub example files, beside the project. */
-export const EXAMPLES_DIR = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'shared',
-  'datahub-examples',
-)
+/** DataHub's example files, vendored in the repository (see `test/fixtures/datahub/README.md`). */
+export const EXAMPLES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'datahub')
+
+/** DataHub's golden ingestion output, one file per source (listed in `golden/NOTICE.md`). */
+export const GOLDEN_DIR = join(EXAMPLES_DIR, 'golden')
 
 export const EXAMPLE_FILES = {
   bootstrap: 'metadata-ingestion_examples_mce_files_bootstrap_mce.json',

@@ -311,3 +311,54 @@ t.test('restate skips values changed or deleted since they were scanned', async 
   t.same(await (await AspectWriter.begin(none)).restate([], created), { seq: 10 })
   t.same(none.sequence(), ['LOCK_CHANGE_LOG'], 'nothing to check for an empty batch')
 })
+
+t.test('a patch reads the latest value under the lock and writes it like an upsert', async (t) => {
+  const rows = new Map([
+    [
+      `${DS}|globalTags`,
+      { metadata: '{"tags":[{"tag":"urn:li:tag:a"}]}', systemMetadata: '{}', maxVersion: 0 },
+    ],
+  ])
+  const tx = new ScriptedTx(rows)
+  const seen: unknown[] = []
+  const outcome = await apply(
+    tx,
+    batch({
+      kind: 'patch',
+      urn: DS,
+      entityType: 'dataset',
+      aspect: 'globalTags',
+      created,
+      apply: (current) => {
+        seen.push(current)
+        const tags = [...((current?.tags as Array<{ tag: string }>) ?? []), { tag: 'urn:li:tag:b' }]
+        return { value: { tags }, edges: tags.map((x) => ({ type: 'TaggedWith', destination: x.tag })) }
+      },
+    }),
+  )
+  t.same(seen, [{ tags: [{ tag: 'urn:li:tag:a' }] }])
+  t.same(outcome.results, [{ urn: DS, aspect: 'globalTags', changed: true }])
+  t.same(tx.sequence().slice(0, 4), ['LOCK_CHANGE_LOG', 'CURRENT_ASPECT', 'CURRENT_ASPECT', 'WRITE_LATEST'])
+  t.equal(
+    tx.calls.find((c) => c.name === 'WRITE_LATEST')?.params.metadata,
+    '{"tags":[{"tag":"urn:li:tag:a"},{"tag":"urn:li:tag:b"}]}',
+  )
+})
+
+t.test('CREATE refuses an existing aspect with DataHub’s message, or drops it', async (t) => {
+  const rows = new Map([
+    [`${DS}|status`, { metadata: '{"removed":false}', systemMetadata: '{}', maxVersion: 0 }],
+  ])
+  const create = (drop: boolean): Mutation =>
+    ({
+      ...(upsert('status', { removed: true }) as object),
+      precondition: { require: 'aspect-absent', drop },
+    }) as Mutation
+  await t.rejects(apply(new ScriptedTx(rows), batch(create(false))), {
+    message: /Cannot perform CREATE since the aspect already exists/,
+  })
+  const tx = new ScriptedTx(rows)
+  const outcome = await apply(tx, batch(create(true)))
+  t.same(outcome.results, [{ urn: DS, aspect: 'status', changed: false }])
+  t.notOk(tx.sequence().includes('WRITE_LATEST'), 'nothing written')
+})

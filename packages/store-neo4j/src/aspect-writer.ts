@@ -1,14 +1,22 @@
-import { type AuditStamp, type ChangeKind, canonicalJson, type SystemMetadata } from '@catalog/core'
+import {
+  type AuditStamp,
+  type ChangeKind,
+  canonicalJson,
+  type SystemMetadata,
+  ValidationError,
+} from '@catalog/core'
 import type {
   DeleteAspect,
   EdgeTarget,
   Mutation,
   MutationResult,
+  PatchAspect,
   RestateItem,
   UpsertAspect,
   WriteBatch,
   WriteOutcome,
 } from '@catalog/store'
+import { patchToUpsert } from '@catalog/store'
 import {
   CHANGE_LOG_COUNTER,
   CURRENT_ASPECT,
@@ -61,14 +69,19 @@ export class AspectWriter {
     const results: MutationResult[] = []
     const defaults = new Map((batch.defaults ?? []).map((d) => [d.urn, d]))
     const written = new Set(
-      batch.mutations.filter((m) => m.kind === 'upsert').map((m) => `${m.urn}\u0000${m.aspect}`),
+      batch.mutations
+        .filter((m) => m.kind === 'upsert' || m.kind === 'patch')
+        .map((m) => `${m.urn}\u0000${m.aspect}`),
     )
+    // Entities that did not exist before this batch (CREATE_ENTITY is allowed on those only).
+    const newEntities = new Set<string>()
     for (const mutation of batch.mutations) {
       const d = defaults.get(mutationUrn(mutation))
-      if (d && mutation.kind === 'upsert') {
+      if (d && (mutation.kind === 'upsert' || mutation.kind === 'patch')) {
         defaults.delete(d.urn)
         const present = await this.tx.one(EXISTS, { urn: d.urn, aspect: d.keyAspect })
         if (present.present !== true) {
+          newEntities.add(d.urn)
           for (const a of d.aspects) {
             if (written.has(`${d.urn}\u0000${a.aspect}`)) continue
             await this.upsert({
@@ -85,9 +98,17 @@ export class AspectWriter {
       }
       switch (mutation.kind) {
         case 'upsert':
-          results.push({ urn: mutation.urn, aspect: mutation.aspect, changed: await this.upsert(mutation) })
+        case 'patch': {
+          const m = mutation.kind === 'patch' ? await this.patched(mutation) : mutation
+          const changed =
+            m.precondition?.require === 'entity-absent' && !newEntities.has(m.urn)
+              ? refuse(m, 'Cannot perform CREATE_ENTITY if not exists since the entity key already exists.')
+              : await this.upsert(m)
+          results.push({ urn: m.urn, aspect: m.aspect, changed })
           break
+        }
         case 'delete':
+          if (mutation.isKeyAspect) newEntities.delete(mutation.urn)
           results.push({ urn: mutation.urn, aspect: mutation.aspect, changed: await this.delete(mutation) })
           break
         case 'timeseries':
@@ -132,11 +153,21 @@ export class AspectWriter {
     return { seq: this.seq }
   }
 
+  /** The upsert a patch amounts to, computed from the latest value under the change-log lock. */
+  private async patched(m: PatchAspect): Promise<UpsertAspect> {
+    const row = await this.tx.one(CURRENT_ASPECT, { urn: m.urn, aspect: m.aspect })
+    const current = (row.current ?? undefined) as AspectNode | undefined
+    return patchToUpsert(m, current ? (JSON.parse(current.metadata) as Record<string, unknown>) : undefined)
+  }
+
   /** Writes version 0 (moving a different previous value to max+1); false for a no-op. */
   private async upsert(m: UpsertAspect): Promise<boolean> {
     const json = canonicalJson(m.value)
     const row = await this.tx.one(CURRENT_ASPECT, { urn: m.urn, aspect: m.aspect })
     const current = (row.current ?? undefined) as AspectNode | undefined
+    if (current && m.precondition?.require === 'aspect-absent') {
+      return refuse(m, 'Cannot perform CREATE since the aspect already exists.')
+    }
     const systemMetadata = JSON.stringify(
       systemMetadataWithDefaults(
         m.systemMetadata as SystemMetadata | undefined,
@@ -234,6 +265,12 @@ export class AspectWriter {
     })
     this.seq = Number(row.seq)
   }
+}
+
+/** A write whose precondition failed: skipped when it asked to be dropped, refused otherwise. */
+function refuse(m: UpsertAspect, message: string): false {
+  if (m.precondition?.drop) return false
+  throw new ValidationError(`${message} (${m.urn}, ${m.aspect})`)
 }
 
 function mutationUrn(m: Mutation): string {

@@ -10,6 +10,7 @@ import {
   type SystemMetadata,
   type TimeseriesRow,
   UnavailableError,
+  ValidationError,
 } from '@catalog/core'
 import type {
   AspectScan,
@@ -21,6 +22,7 @@ import type {
   Mutation,
   MutationResult,
   NewTask,
+  PatchAspect,
   RelationshipPage,
   RelationshipQuery,
   RestateItem,
@@ -35,6 +37,7 @@ import type {
   WriteBatch,
   WriteOutcome,
 } from '@catalog/store'
+import { patchToUpsert } from '@catalog/store'
 import Database from 'better-sqlite3'
 import { STORE_DDL } from './schema.js'
 import { SqliteGraph } from './sqlite-graph.js'
@@ -179,7 +182,9 @@ export class SqliteMetadataStore implements MetadataStore {
     const results: MutationResult[] = []
     const defaults = new Map((batch.defaults ?? []).map((d) => [d.urn, d]))
     const written = new Set(
-      batch.mutations.filter((m) => m.kind === 'upsert').map((m) => `${m.urn}\u0000${m.aspect}`),
+      batch.mutations
+        .filter((m) => m.kind === 'upsert' || m.kind === 'patch')
+        .map((m) => `${m.urn}\u0000${m.aspect}`),
     )
     // Entities this batch creates have no rows yet: their first writes skip the lookups.
     const newEntities = new Set<string>()
@@ -188,11 +193,14 @@ export class SqliteMetadataStore implements MetadataStore {
       const id = `${m.urn}\u0000${m.aspect}`
       const fresh = newEntities.has(m.urn) && !touched.has(id)
       touched.add(id)
+      if (m.precondition?.require === 'entity-absent' && !newEntities.has(m.urn)) {
+        return refuse(m, 'Cannot perform CREATE_ENTITY if not exists since the entity key already exists.')
+      }
       return this.upsert(m, fresh)
     }
     for (const mutation of batch.mutations) {
       const d = defaults.get(mutationUrn(mutation))
-      if (d && mutation.kind === 'upsert') {
+      if (d && (mutation.kind === 'upsert' || mutation.kind === 'patch')) {
         defaults.delete(d.urn)
         if (!s.exists.get(d.urn, d.keyAspect)) {
           newEntities.add(d.urn)
@@ -214,6 +222,13 @@ export class SqliteMetadataStore implements MetadataStore {
         case 'upsert':
           results.push({ urn: mutation.urn, aspect: mutation.aspect, changed: upsert(mutation) })
           break
+        case 'patch':
+          results.push({
+            urn: mutation.urn,
+            aspect: mutation.aspect,
+            changed: upsert(this.patched(mutation)),
+          })
+          break
         case 'delete':
           touched.add(`${mutation.urn}\u0000${mutation.aspect}`)
           if (mutation.isKeyAspect) newEntities.delete(mutation.urn)
@@ -228,6 +243,13 @@ export class SqliteMetadataStore implements MetadataStore {
     return { results, seq: Number((s.head.get() as { seq: number | null }).seq ?? 0) }
   }
 
+  /** The upsert a patch amounts to, computed from the latest stored value. */
+  private patched(m: PatchAspect): UpsertAspect {
+    const row = this.stmt.latestOne.get(m.urn, m.aspect) as AspectRow | undefined
+    const current = row ? (JSON.parse(row.metadata) as Record<string, unknown>) : undefined
+    return patchToUpsert(m, current)
+  }
+
   /**
    * Writes version 0, moving a different previous value to max+1. Returns false for a no-op.
    * `fresh` means the row is known not to exist (a new entity's first write of the aspect).
@@ -236,6 +258,9 @@ export class SqliteMetadataStore implements MetadataStore {
     const s = this.stmt
     const json = canonicalJson(m.value)
     const current = fresh ? undefined : (s.latestOne.get(m.urn, m.aspect) as AspectRow | undefined)
+    if (current && m.precondition?.require === 'aspect-absent') {
+      return refuse(m, 'Cannot perform CREATE since the aspect already exists.')
+    }
     const systemMetadata = withDefaults(m.systemMetadata, m.created, current)
     if (current && current.metadata === json) {
       s.touch.run(JSON.stringify(systemMetadata), m.urn, m.aspect)
@@ -432,6 +457,12 @@ export class SqliteMetadataStore implements MetadataStore {
     this.flush()
     this.db.close()
   }
+}
+
+/** A write whose precondition failed: skipped when it asked to be dropped, refused otherwise. */
+function refuse(m: UpsertAspect, message: string): false {
+  if (m.precondition?.drop) return false
+  throw new ValidationError(`${message} (${m.urn}, ${m.aspect})`)
 }
 
 function mutationUrn(m: Mutation): string {

@@ -3,7 +3,7 @@
  * pass it unchanged. It pins DataHub's versioning, default aspects, edges, deletes,
  * time series, the change log and batch atomicity.
  */
-import type { AuditStamp } from '@catalog/core'
+import { type AuditStamp, ValidationError } from '@catalog/core'
 import type { Test } from 'tap'
 import { runGraphContract } from './contract-graph.js'
 import { runTimeseriesContract } from './contract-timeseries.js'
@@ -293,6 +293,111 @@ export function runStoreContract(t: Test, name: string, factory: StoreFactory): 
       t.equal(await store.head(), entries[1]?.seq)
       t.same(await store.changes(await store.head(), 10), [])
       t.equal((await store.changes(start, 1)).length, 1, 'limit is honoured')
+    })
+
+    t.test('a patch computes its value from the latest one, in the write transaction', async (t) => {
+      const seen: Array<Record<string, unknown> | undefined> = []
+      const addTag = (tag: string): Mutation => ({
+        kind: 'patch',
+        urn: DS,
+        entityType: 'dataset',
+        aspect: 'globalTags',
+        created: stamp(),
+        apply: (current) => {
+          seen.push(current)
+          const tags = [...((current?.tags as Array<{ tag: string }>) ?? []), { tag }]
+          return { value: { tags }, edges: tags.map((t) => ({ type: 'TaggedWith', destination: t.tag })) }
+        },
+      })
+      const first = await store.write(batch(addTag('urn:li:tag:a')))
+      t.same(first.results, [{ urn: DS, aspect: 'globalTags', changed: true }])
+      t.equal(seen[0], undefined, 'an absent aspect is patched from nothing')
+      await store.write(batch(addTag('urn:li:tag:b'), addTag('urn:li:tag:c')))
+      t.same(
+        (await store.version(DS, 'globalTags', 0))?.value,
+        { tags: [{ tag: 'urn:li:tag:a' }, { tag: 'urn:li:tag:b' }, { tag: 'urn:li:tag:c' }] },
+        'a later patch of the same batch sees the earlier one',
+      )
+      t.same((await store.version(DS, 'globalTags', 1))?.value, { tags: [{ tag: 'urn:li:tag:a' }] })
+      const out = await store.relationships({
+        urn: DS,
+        direction: 'OUTGOING',
+        types: ['TaggedWith'],
+        start: 0,
+        count: 10,
+      })
+      t.equal(out.total, 3, 'edges follow the patched value')
+
+      const refused: Mutation = {
+        kind: 'patch',
+        urn: DS,
+        entityType: 'dataset',
+        aspect: 'globalTags',
+        created: stamp(),
+        apply: () => {
+          throw new ValidationError('patch refused')
+        },
+      }
+      await t.rejects(
+        store.write(batch(upsert(DS, 'status', { removed: true }), refused)),
+        ValidationError,
+        'a refused patch fails its batch',
+      )
+      t.equal(await store.version(DS, 'status', 0), undefined, 'and nothing of the batch is stored')
+    })
+
+    t.test('CREATE and CREATE_ENTITY preconditions refuse or drop what exists', async (t) => {
+      // As ingest sends them: each batch names the entity's key aspect in its defaults.
+      const keyed = (urn: string, name: string, ...mutations: Mutation[]): WriteBatch => ({
+        mutations,
+        defaults: [
+          {
+            urn,
+            entityType: 'dataset',
+            keyAspect: 'datasetKey',
+            aspects: [
+              {
+                aspect: 'datasetKey',
+                value: { platform: 'urn:li:dataPlatform:hive', name, origin: 'PROD' },
+                edges: [],
+              },
+            ],
+          },
+        ],
+        created: stamp(),
+      })
+      const create = (urn: string, aspect: string, value: Record<string, unknown>, precondition: object) =>
+        ({ ...(upsert(urn, aspect, value) as object), precondition }) as Mutation
+      await store.write(
+        keyed(DS, 'contract.table', create(DS, 'status', { removed: false }, { require: 'aspect-absent' })),
+      )
+      await t.rejects(
+        store.write(
+          keyed(DS, 'contract.table', create(DS, 'status', { removed: true }, { require: 'aspect-absent' })),
+        ),
+        { message: /Cannot perform CREATE since the aspect already exists/ },
+      )
+      const dropped = await store.write(
+        keyed(
+          DS,
+          'contract.table',
+          create(DS, 'status', { removed: true }, { require: 'aspect-absent', drop: true }),
+        ),
+      )
+      t.equal(dropped.results[0]?.changed, false, 'If-None-Match: * drops it')
+      t.same((await store.version(DS, 'status', 0))?.value, { removed: false })
+      await t.rejects(
+        store.write(
+          keyed(DS, 'contract.table', create(DS, 'ownership', { owners: [] }, { require: 'entity-absent' })),
+        ),
+        { message: /Cannot perform CREATE_ENTITY if not exists since the entity key already exists/ },
+      )
+      t.equal(await store.version(DS, 'ownership', 0), undefined, 'nothing written')
+      await store.write(
+        keyed(DS2, 'contract.other', create(DS2, 'ownership', { owners: [] }, { require: 'entity-absent' })),
+      )
+      t.same((await store.version(DS2, 'ownership', 0))?.value, { owners: [] }, 'a new entity is created')
+      t.ok(await store.exists(DS2, 'datasetKey'))
     })
 
     t.test('a batch is all or nothing; concurrent batches do not affect each other', async (t) => {

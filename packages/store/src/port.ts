@@ -19,6 +19,46 @@ export interface UpsertAspect {
   readonly systemMetadata?: SystemMetadata
   /** The edges this value produces; they replace the edges the aspect produced before. */
   readonly edges: readonly EdgeTarget[]
+  /** Write only when nothing exists yet: DataHub's CREATE ({@link WritePrecondition}). */
+  readonly precondition?: WritePrecondition
+}
+
+/**
+ * DataHub's create-if-not-exists semantics: `aspect-absent` (CREATE) refuses a write when the
+ * aspect has a value; `entity-absent` (CREATE_ENTITY) refuses it when the entity existed
+ * before this batch. A refused write fails its batch with a ValidationError carrying DataHub's
+ * message, unless `drop` is set (DataHub's `If-None-Match: *` header): then it is skipped and
+ * reported unchanged.
+ */
+export interface WritePrecondition {
+  readonly require: 'aspect-absent' | 'entity-absent'
+  readonly drop?: boolean
+}
+
+/** The new value of an aspect, computed from its latest value inside the write transaction. */
+export interface PatchResult {
+  readonly value: Record<string, unknown>
+  readonly edges: readonly EdgeTarget[]
+}
+
+/**
+ * Read-modify-write of one aspect, atomic with respect to every other write (PATCH proposals,
+ * GraphQL mutations): the store reads the latest value, calls `apply`, and stores its result
+ * as an upsert would, in the same transaction.
+ */
+export interface PatchAspect {
+  readonly kind: 'patch'
+  readonly urn: string
+  readonly entityType: string
+  readonly aspect: string
+  readonly created: AuditStamp
+  readonly systemMetadata?: SystemMetadata
+  /**
+   * Computes the new value from the latest one (undefined when the aspect has none). Throws a
+   * domain error to refuse the write (its batch then fails). It must be synchronous-safe to
+   * call more than once and must not have side effects: an adapter may retry it.
+   */
+  readonly apply: (current: Record<string, unknown> | undefined) => PatchResult
 }
 
 /** Delete an aspect (all its versions and edges); deleting the key aspect deletes the entity. */
@@ -38,7 +78,7 @@ export interface AppendTimeseries {
   readonly row: TimeseriesRow
 }
 
-export type Mutation = UpsertAspect | DeleteAspect | AppendTimeseries
+export type Mutation = UpsertAspect | PatchAspect | DeleteAspect | AppendTimeseries
 
 /** Aspects DataHub writes with the first write of an entity (key aspect first). */
 export interface EntityDefaults {
@@ -144,3 +184,18 @@ export interface AspectStore {
 
 /** The whole metadata store port: aspects and change log, graph, time series. */
 export interface MetadataStore extends AspectStore, GraphStore, TimeseriesStore {}
+
+/** The upsert a patch amounts to, given the latest value (adapters call it inside their write transaction). */
+export function patchToUpsert(m: PatchAspect, current: Record<string, unknown> | undefined): UpsertAspect {
+  const { value, edges } = m.apply(current)
+  return {
+    kind: 'upsert',
+    urn: m.urn,
+    entityType: m.entityType,
+    aspect: m.aspect,
+    value,
+    edges,
+    created: m.created,
+    ...(m.systemMetadata ? { systemMetadata: m.systemMetadata } : {}),
+  }
+}

@@ -1,26 +1,39 @@
 import {
+  type AspectSpec,
   type AuditStamp,
+  applyPatch,
   type EntityRef,
   type EntitySpec,
   InvalidInputError,
   PreconditionError,
+  parsePatchBody,
   type Registry,
   type SystemMetadata,
   ValidationError,
 } from '@catalog/core'
-import type { EntityDefaults, MetadataStore, Mutation, WriteBatch, WriteOutcome } from '@catalog/store'
+import type {
+  EntityDefaults,
+  MetadataStore,
+  Mutation,
+  WriteBatch,
+  WriteOutcome,
+  WritePrecondition,
+} from '@catalog/store'
 import type { Proposal, SnapshotEntity } from '../schemas/ingest.js'
 
 const UPSERT_LIKE = new Set(['UPSERT', 'CREATE', 'UPDATE', 'RESTATE', 'CREATE_ENTITY'])
 const ALL_CHANGE_TYPES = ['UPSERT', 'CREATE', 'UPDATE', 'DELETE', 'PATCH', 'RESTATE', 'CREATE_ENTITY']
+/** Content types of a PATCH aspect: a JSON Patch document, or DataHub's `{patch, arrayPrimaryKeys}`. */
+const PATCH_CONTENT_TYPE = /^application\/(json-patch\+)?json/i
 
 /** Called after a write is durable, with its change-log position (one-process read-your-writes). */
 export type AfterWrite = (seq: number) => Promise<void>
 
 /**
  * Turns proposals (MCPs) and snapshots (MCEs) into one atomic store batch each: validates
- * against the registry, regenerates key aspects from URNs, adds DataHub's default aspects for
- * new entities and derives relationship edges.
+ * against the registry, adds DataHub's default aspects for new entities, derives
+ * relationship edges, and turns PATCH proposals into read-modify-write mutations the store
+ * applies atomically.
  */
 export class IngestService {
   constructor(
@@ -61,6 +74,21 @@ export class IngestService {
   }
 }
 
+/**
+ * DataHub's create-if-not-exists change types. With the `If-None-Match: *` header a write
+ * that finds something already there is dropped instead of refused.
+ */
+function precondition(
+  changeType: string,
+  headers: Readonly<Record<string, string>> | undefined,
+): WritePrecondition | undefined {
+  const require =
+    changeType === 'CREATE' ? 'aspect-absent' : changeType === 'CREATE_ENTITY' ? 'entity-absent' : undefined
+  if (!require) return undefined
+  const ifNoneMatch = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'if-none-match')?.[1]
+  return { require, ...(ifNoneMatch === '*' ? { drop: true } : {}) }
+}
+
 function stamp(actor: string): AuditStamp {
   return { time: Date.now(), actor }
 }
@@ -84,11 +112,6 @@ class BatchBuilder {
     if (!ALL_CHANGE_TYPES.includes(changeType)) {
       throw new InvalidInputError(`ChangeType ${p.changeType} not in [${ALL_CHANGE_TYPES.join(', ')}]`)
     }
-    if (changeType === 'PATCH') {
-      throw new ValidationError(
-        `${where}: changeType PATCH is not supported by this server; send the whole aspect with UPSERT`,
-      )
-    }
     if (p.entityUrn === undefined) throw new ValidationError(`${where}: entityUrn is required`)
     const ref = this.resolve(p.entityUrn)
     if (ref.entity.name !== entity.name) {
@@ -109,12 +132,13 @@ class BatchBuilder {
       })
       return
     }
-    if (!UPSERT_LIKE.has(changeType))
+    if (changeType !== 'PATCH' && !UPSERT_LIKE.has(changeType))
       throw new InvalidInputError(`ChangeType ${p.changeType} is not supported`)
     if (p.aspect === undefined) throw new ValidationError(`${where}: aspect is required for ${changeType}`)
-    if (p.aspect.contentType !== undefined && !/^application\/json/i.test(p.aspect.contentType)) {
+    const allowed = changeType === 'PATCH' ? PATCH_CONTENT_TYPE : /^application\/json/i
+    if (p.aspect.contentType !== undefined && !allowed.test(p.aspect.contentType)) {
       throw new ValidationError(
-        `${where}: aspect.contentType ${p.aspect.contentType} is not supported; use application/json`,
+        `${where}: aspect.contentType ${p.aspect.contentType} is not supported; use ${changeType === 'PATCH' ? 'application/json-patch+json' : 'application/json'}`,
       )
     }
     let raw: unknown
@@ -123,7 +147,11 @@ class BatchBuilder {
     } catch (err) {
       throw new InvalidInputError(`${where}.aspect.value is not valid JSON: ${(err as Error).message}`)
     }
-    this.addAspect(ref, spec.name, raw, p.systemMetadata)
+    if (changeType === 'PATCH') {
+      this.addPatch(ref, spec, raw, p.systemMetadata, where)
+      return
+    }
+    this.addAspect(ref, spec.name, raw, p.systemMetadata, precondition(changeType, p.headers))
   }
 
   addSnapshot(e: SnapshotEntity, systemMetadata: SystemMetadata | undefined, where: string): void {
@@ -141,7 +169,8 @@ class BatchBuilder {
     if (ref.entity.name !== entity.name) {
       throw new ValidationError(`${where}: urn ${snapshot.urn} is not a ${entity.name} urn (${record})`)
     }
-    if (snapshot.aspects.length === 0) this.addAspect(ref, entity.keyAspect, ref.key, systemMetadata)
+    if (snapshot.aspects.length === 0)
+      this.addAspect(ref, entity.keyAspect, this.registry.keyValue(ref), systemMetadata)
     snapshot.aspects.forEach((member: unknown, i: number) => {
       const entries = member && typeof member === 'object' ? Object.entries(member) : []
       if (entries.length !== 1)
@@ -159,17 +188,52 @@ class BatchBuilder {
     return this.registry.resolveUrn(urn)
   }
 
+  /**
+   * A PATCH: the patch is applied inside the store's write transaction to the latest value
+   * (or the aspect's default), and the result is validated like an UPSERT. A patch that breaks
+   * the schema fails its batch with a 422 and changes nothing.
+   */
+  private addPatch(
+    ref: EntityRef,
+    spec: AspectSpec,
+    raw: unknown,
+    systemMetadata: SystemMetadata | undefined,
+    where: string,
+  ): void {
+    const entity = ref.entity
+    if (spec.timeseries) {
+      throw new ValidationError(
+        `${where}: ChangeType not supported: PATCH for aspect ${spec.name} (a time-series aspect)`,
+      )
+    }
+    const request = parsePatchBody(raw)
+    const registry = this.registry
+    this.ensureDefaults(ref, entity)
+    this.mutations.push({
+      kind: 'patch',
+      urn: ref.urn,
+      entityType: entity.name,
+      aspect: spec.name,
+      created: this.created,
+      ...(systemMetadata ? { systemMetadata } : {}),
+      apply: (current) => {
+        const value = registry.validateAspect(spec, applyPatch(spec.name, current, request, { urn: ref.urn }))
+        return { value, edges: registry.edges(entity, spec.name, value) }
+      },
+    })
+  }
+
   private addAspect(
     ref: EntityRef,
     aspectName: string,
     raw: unknown,
     systemMetadata: SystemMetadata | undefined,
+    condition?: WritePrecondition,
   ): void {
     const entity = ref.entity
     const spec = this.registry.aspect(entity, aspectName)
-    // A key aspect is never taken from the caller: it is regenerated from the URN.
-    const value =
-      spec.name === entity.keyAspect ? this.registry.keyValue(ref) : this.registry.validateAspect(spec, raw)
+    // An explicitly sent key aspect is stored as sent, as DataHub does.
+    const value = this.registry.validateAspect(spec, raw)
     if (spec.timeseries) {
       this.mutations.push({
         kind: 'timeseries',
@@ -194,6 +258,7 @@ class BatchBuilder {
       created: this.created,
       ...(systemMetadata ? { systemMetadata } : {}),
       edges: this.registry.edges(entity, spec.name, value),
+      ...(condition ? { precondition: condition } : {}),
     })
   }
 

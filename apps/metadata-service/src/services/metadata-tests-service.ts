@@ -123,19 +123,18 @@ export class MetadataTestsService {
     for (const u of urns) {
       if (this.resolve(u).entity.name !== 'test') throw new InvalidInputError(`${u} is not a test urn`)
     }
-    const rows = await this.store.latest(urns, ['testInfo', 'status'])
+    const rows = await this.store.latest(urns, ['testInfo'])
     const out: LoadedTest[] = []
     for (const u of urns) {
       const aspects = rows.get(u) ?? []
       const info = aspects.find((a) => a.aspect === 'testInfo')
       if (!info) throw new NotFoundError(`Test ${u} does not exist`)
-      if (isRemoved(aspects.find((a) => a.aspect === 'status')?.value)) continue
       out.push(this.load(u, info.value))
     }
     return out
   }
 
-  /** Every test entity with a definition, in URN order, soft-deleted ones left out. */
+  /** Every test entity with a definition, in URN order (DataHub's test entity has no `status`: a test is retired by deleting it). */
   private async all(): Promise<LoadedTest[]> {
     const infos: Array<{ urn: string; value: Record<string, unknown> }> = []
     for (let start = 0; ; start += PAGE) {
@@ -143,13 +142,7 @@ export class MetadataTestsService {
       infos.push(...page.map((r) => ({ urn: r.urn, value: r.value })))
       if (page.length < PAGE) break
     }
-    const status = await this.store.latest(
-      infos.map((i) => i.urn),
-      ['status'],
-    )
-    return infos
-      .filter((i) => !isRemoved(status.get(i.urn)?.[0]?.value))
-      .map((i) => this.load(i.urn, i.value))
+    return infos.map((i) => this.load(i.urn, i.value))
   }
 
   private load(urn: string, testInfo: Record<string, unknown>): LoadedTest {
@@ -177,8 +170,4 @@ export class MetadataTestsService {
       throw err
     }
   }
-}
-
-function isRemoved(status: unknown): boolean {
-  return (status as { removed?: unknown } | undefined)?.removed === true
 }

@@ -35,16 +35,17 @@ export function canonicalJson(value: unknown): string {
   })
 }
 
-const AVRO_WRAPPERS = new Set([
+/** Avro-JSON wrappers of optional values (`{"string": "x"}`), unwrapped where a plain value is expected. */
+export const AVRO_WRAPPERS: ReadonlySet<string> = new Set([
   'string',
-  'array',
-  'map',
   'int',
   'long',
   'float',
   'double',
   'boolean',
   'bytes',
+  'array',
+  'map',
 ])
 
 /**

@@ -6,8 +6,9 @@ export interface PathEntry {
 
 /**
  * Walks an aspect value along an annotation path (`owners/*\/owner`): segments are property
- * names, `*` visits every array element or map value, and an array met where a property is
- * expected is walked element by element. Returns the leaves found with their pointers.
+ * names, `*` visits every array element or map value, `$key` gives a map's keys, and an
+ * array met where a property is expected is walked element by element. Returns the leaves
+ * found with their pointers.
  */
 export function entriesAt(value: unknown, path: string): PathEntry[] {
   const out: PathEntry[] = []
@@ -38,6 +39,11 @@ function walk(
   }
   const segment = segments[i] as string
   if (typeof node !== 'object') return
+  if (segment === '$key') {
+    if (!Array.isArray(node))
+      for (const k of Object.keys(node)) out.push({ pointer: `${pointer}/${k}`, value: k })
+    return
+  }
   if (segment === '*') {
     const entries = Array.isArray(node) ? node.map((v, n) => [String(n), v] as const) : Object.entries(node)
     for (const [k, child] of entries) walk(child, segments, i + 1, `${pointer}/${k}`, out)

@@ -1,14 +1,17 @@
-import { type TSchema, Type } from '@sinclair/typebox'
-import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler'
-import { Value } from '@sinclair/typebox/value'
 import { InvalidInputError, ValidationError } from '../errors.js'
 import { formatUrn, parseUrn, type Urn } from '../urn.js'
-import { ASPECTS } from './aspects/index.js'
-import { ENTITIES } from './entities.js'
-import { canonicalRecordName, normalizeAspectJson, unwrapAvroUnions } from './normalize.js'
+import { type LoadedModel, loadModel } from './model/load-model.js'
+import type { ModelFile, ModelTypeDecl } from './model/model-file.js'
+import { canonicalRecordName } from './normalize.js'
 import { entriesAt } from './paths.js'
-import { UrnString } from './schema-kit.js'
-import type { AspectSpec, EntitySpec, RelationshipField, SearchableField } from './types.js'
+import type {
+  AspectSpec,
+  EntitySpec,
+  RelationshipField,
+  SearchableField,
+  UrnValidationField,
+} from './types.js'
+import { ModelValidator } from './validator.js'
 
 /** A URN checked against the registry, with its key members by name. */
 export interface EntityRef {
@@ -31,33 +34,34 @@ export interface SearchableBinding {
   readonly field: SearchableField
 }
 
-const MAX_REPORTED_ERRORS = 5
-
 /**
- * The entity registry: one declarative source for URN shapes, key aspects, aspect schemas,
- * record names, searchable and relationship annotations. Validation, default aspects,
- * edges and search documents all derive from it.
+ * The entity registry: DataHub's model (`model/datahub-model.json`, derived from DataHub's
+ * PDL and entity registry) as one source for URN shapes, key aspects, aspect types, record
+ * names, and the searchable, relationship, URN-validation and time-series annotations.
+ * Validation, default aspects, edges and search documents all derive from it.
  */
 export class Registry {
   private readonly entities = new Map<string, EntitySpec>()
   private readonly aspects = new Map<string, AspectSpec>()
-  private readonly keyAspects = new Map<string, AspectSpec>()
+  private readonly entityAspects = new Map<string, ReadonlySet<string>>()
   private readonly byRecord = new Map<string, AspectSpec>()
   private readonly bySnapshot = new Map<string, EntitySpec>()
-  private readonly checks = new Map<string, TypeCheck<TSchema>>()
+  private readonly validator: ModelValidator
+  /** Where the model comes from: DataHub's repository and commit. */
+  readonly source: ModelFile['source']
 
-  constructor(entities: readonly EntitySpec[] = ENTITIES, aspects: readonly AspectSpec[] = ASPECTS) {
-    for (const spec of aspects) {
+  constructor(model: LoadedModel = loadModel()) {
+    this.validator = new ModelValidator(model.file.types)
+    this.source = model.file.source
+    for (const spec of model.aspects) {
       this.aspects.set(spec.name, spec)
       this.byRecord.set(spec.record, spec)
     }
-    for (const entity of entities) {
+    for (const entity of model.entities) {
       this.entities.set(entity.name, entity)
+      this.entityAspects.set(entity.name, new Set([entity.keyAspect, ...entity.aspects]))
       if (entity.snapshot) this.bySnapshot.set(entity.snapshot, entity)
-      const key = keyAspectSpec(entity)
-      this.keyAspects.set(entity.name, key)
-      this.byRecord.set(key.record, key)
-      for (const name of entity.aspects) {
+      for (const name of [entity.keyAspect, ...entity.aspects]) {
         if (!this.aspects.has(name))
           throw new Error(`registry: entity ${entity.name} lists unknown aspect ${name}`)
       }
@@ -91,18 +95,33 @@ export class Registry {
 
   /** The key aspect spec of an entity type. */
   keyAspect(entity: EntitySpec): AspectSpec {
-    return this.keyAspects.get(entity.name) as AspectSpec
+    return this.aspects.get(entity.keyAspect) as AspectSpec
   }
 
   /** True when `aspectName` is the key aspect or one of the entity's aspects. */
   hasAspect(entity: EntitySpec, aspectName: string): boolean {
-    return aspectName === entity.keyAspect || entity.aspects.includes(aspectName)
+    return this.entityAspects.get(entity.name)?.has(aspectName) === true
   }
 
   /** The aspect `aspectName` of `entity`, key aspect included, or undefined. */
   findAspect(entity: EntitySpec, aspectName: string): AspectSpec | undefined {
-    if (aspectName === entity.keyAspect) return this.keyAspect(entity)
-    return entity.aspects.includes(aspectName) ? this.aspects.get(aspectName) : undefined
+    return this.hasAspect(entity, aspectName) ? this.aspects.get(aspectName) : undefined
+  }
+
+  /** Any aspect of any entity type by name, key aspects included. */
+  findAnyAspect(aspectName: string): AspectSpec | undefined {
+    return this.aspects.get(aspectName)
+  }
+
+  /** A named type of DataHub's model (record, enum, typeref, fixed), or undefined. */
+  typeDecl(name: string): ModelTypeDecl | undefined {
+    return this.validator.decl(name)
+  }
+
+  /** The symbols of one of DataHub's enums (`com.linkedin.chart.ChartType`); empty when unknown. */
+  enumSymbols(name: string): readonly string[] {
+    const decl = this.validator.decl(name)
+    return decl?.kind === 'enum' ? decl.symbols : []
   }
 
   /** The aspect `aspectName` of `entity`; a {@link ValidationError} when the entity has no such aspect. */
@@ -117,7 +136,7 @@ export class Registry {
     return this.byRecord.get(canonicalRecordName(recordName))
   }
 
-  /** Every aspect spec that is not a key aspect. */
+  /** Every aspect spec, key aspects included. */
   allAspects(): AspectSpec[] {
     return [...this.aspects.values()]
   }
@@ -149,20 +168,14 @@ export class Registry {
         `Failed to validate record with class ${spec.record}: ERROR :: / :: expected a JSON object`,
       )
     }
-    const value = Value.Clean(spec.schema, unwrapAvroUnions(spec.schema, normalizeAspectJson(raw))) as Record<
-      string,
-      unknown
-    >
-    const check = this.compiled(spec)
-    if (!check.Check(value)) {
-      const problems = [...check.Errors(value)]
-        .slice(0, MAX_REPORTED_ERRORS)
-        .map((e) => `ERROR :: ${e.path || '/'} :: ${e.message}`)
+    const outcome = this.validator.validate(spec.record, raw)
+    if (!outcome.ok) {
+      const problems = outcome.problems.map((p) => `ERROR :: ${p.pointer} :: ${p.message}`)
       throw new ValidationError(`Failed to validate record with class ${spec.record}: ${problems.join('\n')}`)
     }
-    for (const rel of spec.relationships ?? []) checkRelationshipTargets(spec, rel, value)
-    spec.check?.(value, this)
-    return value
+    for (const rule of spec.urnValidation ?? []) checkUrnTypes(spec, rule, outcome.value)
+    spec.check?.(outcome.value, this)
+    return outcome.value
   }
 
   /** Default aspects DataHub writes with the first aspect of a new entity: key, browsePaths, dataPlatformInstance. */
@@ -183,10 +196,7 @@ export class Registry {
 
   /** Edges an aspect value produces, from the relationship annotations (key aspect included). */
   edges(entity: EntitySpec, aspectName: string, value: unknown): DerivedEdge[] {
-    const rels =
-      aspectName === entity.keyAspect
-        ? (entity.keyRelationships ?? [])
-        : (this.aspects.get(aspectName)?.relationships ?? [])
+    const rels = this.findAspect(entity, aspectName)?.relationships ?? []
     const out: DerivedEdge[] = []
     const seen = new Set<string>()
     for (const rel of rels) {
@@ -210,7 +220,6 @@ export class Registry {
   allRelationships(): RelationshipField[] {
     const out: RelationshipField[] = []
     for (const a of this.aspects.values()) out.push(...(a.relationships ?? []))
-    for (const e of this.entities.values()) out.push(...(e.keyRelationships ?? []))
     return out
   }
 
@@ -225,22 +234,6 @@ export class Registry {
     }
     return out
   }
-
-  private compiled(spec: AspectSpec): TypeCheck<TSchema> {
-    let check = this.checks.get(spec.name)
-    if (!check) {
-      check = TypeCompiler.Compile(spec.schema)
-      this.checks.set(spec.name, check)
-    }
-    return check
-  }
-}
-
-function keyAspectSpec(entity: EntitySpec): AspectSpec {
-  const props: Record<string, TSchema> = {}
-  for (const f of entity.keyFields) props[f.name] = f.urnOf ? UrnString() : Type.String()
-  const pascal = entity.keyAspect.replace(/^ml/, 'ML').replace(/^./, (c) => c.toUpperCase())
-  return { name: entity.keyAspect, record: `com.linkedin.metadata.key.${pascal}`, schema: Type.Object(props) }
 }
 
 function keyOf(entity: EntitySpec, urn: Urn): Record<string, string> {
@@ -255,16 +248,16 @@ function keyOf(entity: EntitySpec, urn: Urn): Record<string, string> {
   const key: Record<string, string> = {}
   fields.forEach((field, i) => {
     const part = parts[i] as string
-    if (field.urnOf) {
+    if (field.urnOf !== undefined) {
       let innerType: string | undefined
       try {
         innerType = parseUrn(part).entityType
       } catch {
         innerType = undefined
       }
-      if (innerType !== field.urnOf) {
+      if (innerType === undefined || (field.urnOf !== '' && innerType !== field.urnOf)) {
         throw new InvalidInputError(
-          `Invalid urn '${urn.raw}': ${field.name} must be a ${field.urnOf} urn, got '${part}'`,
+          `Invalid urn '${urn.raw}': ${field.name} must be a ${field.urnOf || 'urn'}${field.urnOf ? ' urn' : ''}, got '${part}'`,
         )
       }
     }
@@ -278,20 +271,14 @@ function keyOf(entity: EntitySpec, urn: Urn): Record<string, string> {
   return key
 }
 
-function checkRelationshipTargets(spec: AspectSpec, rel: RelationshipField, value: unknown): void {
-  for (const { pointer, value: target } of entriesAt(value, rel.path)) {
+/** DataHub's `@UrnValidation`: the URNs at the rule's path must be of one of its entity types. */
+function checkUrnTypes(spec: AspectSpec, rule: UrnValidationField, value: unknown): void {
+  for (const { pointer, value: target } of entriesAt(value, rule.path)) {
     if (typeof target !== 'string') continue
-    let type: string
-    try {
-      type = parseUrn(target).entityType
-    } catch (err) {
+    const type = parseUrn(target).entityType
+    if (!rule.entityTypes.includes(type)) {
       throw new ValidationError(
-        `Failed to validate record with class ${spec.record}: ERROR :: ${pointer} :: ${(err as Error).message}`,
-      )
-    }
-    if (!rel.entityTypes.includes(type)) {
-      throw new ValidationError(
-        `Failed to validate record with class ${spec.record}: ERROR :: ${pointer} :: urn type '${type}' is not allowed here, expected ${rel.entityTypes.join(' or ')}`,
+        `Failed to validate record with class ${spec.record}: ERROR :: ${pointer} :: urn type '${type}' is not allowed here, expected ${rule.entityTypes.join(' or ')}`,
       )
     }
   }

@@ -1,5 +1,3 @@
-import type { TSchema } from '@sinclair/typebox'
-
 /** Index field types, as DataHub's `@Searchable` fieldType. */
 export type SearchFieldType =
   | 'TEXT'
@@ -13,6 +11,8 @@ export type SearchFieldType =
   | 'DOUBLE'
   | 'DATETIME'
   | 'BROWSE_PATH'
+  | 'BROWSE_PATH_V2'
+  | 'MAP_ARRAY'
 
 /**
  * A `@Searchable` annotation: which values of an aspect become which search-document field.
@@ -53,16 +53,31 @@ export interface RelationshipField {
   readonly isUpstream?: boolean
 }
 
-/** One aspect: its name, Pegasus record name, schema and annotations. */
+/** A `@UrnValidation` annotation: URNs at `path` must be of one of `entityTypes`. */
+export interface UrnValidationField {
+  readonly path: string
+  readonly entityTypes: readonly string[]
+}
+
+/** A `@TimeseriesField`: a path of a time-series aspect usable in filters. */
+export interface TimeseriesFieldSpec {
+  /** Dotted path (`userCounts.count`), as time-series filters name fields. */
+  readonly name: string
+  /** Set for a `@TimeseriesFieldCollection`: the member keying each element. */
+  readonly collectionKey?: string
+}
+
+/** One aspect: its name, Pegasus record name and annotations, from DataHub's model. */
 export interface AspectSpec {
   readonly name: string
   /** Fully qualified Pegasus record name, `com.linkedin.<area>.<Record>`. */
   readonly record: string
-  readonly schema: TSchema
   /** Time-series aspects are stored apart, append-only, keyed by `timestampMillis`. */
   readonly timeseries?: boolean
   readonly searchable?: readonly SearchableField[]
   readonly relationships?: readonly RelationshipField[]
+  readonly urnValidation?: readonly UrnValidationField[]
+  readonly timeseriesFields?: readonly TimeseriesFieldSpec[]
   /**
    * A check beyond the schema, run after it passes (e.g. a test definition's language);
    * throws a ValidationError.
@@ -88,6 +103,8 @@ export interface KeyFieldSpec {
 /** One entity type: URN shape, key aspect, allowed aspects and browse-path default. */
 export interface EntitySpec {
   readonly name: string
+  /** DataHub's registry category (`core`, `internal`). */
+  readonly category?: string
   readonly keyAspect: string
   /** Key members in URN tuple order. */
   readonly keyFields: readonly KeyFieldSpec[]

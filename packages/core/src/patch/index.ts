@@ -1,0 +1,5 @@
+export { applyPatch } from './apply.js'
+export { formatPointer, parsePointer } from './json-pointer.js'
+export { parsePatchBody } from './parse-patch-body.js'
+export { TEMPLATES } from './templates.js'
+export type { ApplyPatchOptions, PatchOperation, PatchOpName, PatchRequest } from './types.js'
