@@ -168,11 +168,35 @@ function jsonPath(field: string): string {
 }
 
 /**
+ * The `json_each` chain that yields the scalars at a dotted path, arrays being transparent on the
+ * way (`userCounts.user` reaches the `user` of every `userCounts` element), as the Neo4j adapter
+ * flattens them. Pushes its parameters; the last table is `j`.
+ */
+function valuesAt(field: string, params: unknown[]): string {
+  jsonPath(field)
+  const segments = field.split('.')
+  const tables: string[] = []
+  let source = 'timeseries.value'
+  segments.slice(0, -1).forEach((segment, i) => {
+    const path = `$."${segment}"`
+    params.push(path, path, path)
+    tables.push(
+      `json_each(CASE json_type(${source}, ?) WHEN 'array' THEN json_extract(${source}, ?) ` +
+        `WHEN 'object' THEN json_array(json(json_extract(${source}, ?))) ELSE '[]' END) AS j${i}`,
+    )
+    source = `CASE j${i}.type WHEN 'object' THEN j${i}.value ELSE '{}' END`
+  })
+  params.push(`$."${segments[segments.length - 1]}"`)
+  tables.push(`json_each(${source}, ?) AS j`)
+  return tables.join(', ')
+}
+
+/**
  * SQL for one criterion over the values at its path (`json_each` yields the scalar itself,
  * or each element of an array), pushing its parameters.
  */
 function criterionSql(c: TimeseriesCriterion, params: unknown[]): string {
-  params.push(jsonPath(c.field))
+  const from = valuesAt(c.field, params)
   let test: string
   switch (c.condition) {
     case 'EXISTS':
@@ -202,7 +226,7 @@ function criterionSql(c: TimeseriesCriterion, params: unknown[]): string {
       }
     }
   }
-  const sql = `EXISTS (SELECT 1 FROM json_each(timeseries.value, ?) AS j WHERE ${test})`
+  const sql = `EXISTS (SELECT 1 FROM ${from} WHERE ${test})`
   return c.negated ? `NOT ${sql}` : sql
 }
 

@@ -115,6 +115,56 @@ export function runTimeseriesContract(t: Test, store: () => MetadataStore, facto
     )
   })
 
+  t.test('time series of other entity types: chart usage, ingestion checkpoints on a job', async (t) => {
+    const CHART = 'urn:li:chart:(looker,contract.1)'
+    const JOB = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,contract,PROD),load)'
+    const on = (
+      urn: string,
+      entityType: string,
+      aspect: string,
+      ts: number,
+      value: Record<string, unknown>,
+    ) =>
+      ({
+        kind: 'timeseries',
+        row: { urn, entityType, aspect, timestampMillis: ts, value: { timestampMillis: ts, ...value } },
+      }) as Mutation
+    await store().write({
+      mutations: [
+        on(CHART, 'chart', 'chartUsageStatistics', 1, {
+          viewsCount: 3,
+          userCounts: [{ user: 'urn:li:corpuser:a', viewsCount: 3 }],
+        }),
+        on(CHART, 'chart', 'chartUsageStatistics', 2, { viewsCount: 40 }),
+        on(JOB, 'dataJob', 'datahubIngestionCheckpoint', 1, { pipelineName: 'etl', runId: 'r1' }),
+      ],
+      created,
+    })
+    const views = await store().timeseries({
+      urn: CHART,
+      entityType: 'chart',
+      aspect: 'chartUsageStatistics',
+      limit: 10,
+      filter: [[{ field: 'userCounts.user', condition: 'EQUAL', values: ['urn:li:corpuser:a'] }]],
+    })
+    t.same(
+      views.map((r) => r.timestampMillis),
+      [1],
+      'a filter on a @TimeseriesField collection member',
+    )
+    const checkpoints = await store().timeseries({
+      urn: JOB,
+      entityType: 'dataJob',
+      aspect: 'datahubIngestionCheckpoint',
+      limit: 10,
+      filter: [[{ field: 'pipelineName', condition: 'EQUAL', values: ['etl'] }]],
+    })
+    t.same(
+      checkpoints.map((r) => r.value.runId),
+      ['r1'],
+    )
+  })
+
   t.test('time series: counts, batched truncation oldest first, sizes', async (t) => {
     await seed()
     const index = { entityType: 'dataset', aspect: 'datasetProfile' }

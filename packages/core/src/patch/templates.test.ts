@@ -401,3 +401,140 @@ t.test('propertyDefinition: allowed values keyed by their value, optional arrays
     allowedValues: [{ value: { string: 'b' } }],
   })
 })
+
+t.test('the other templates: defaults and keys', async (t) => {
+  const sp = 'urn:li:structuredProperty:io.retention'
+  const term = 'urn:li:glossaryTerm:a'
+  const cases: Array<[string, Json | undefined, unknown[], Json]> = [
+    [
+      'structuredProperties',
+      undefined,
+      [{ op: 'add', path: `/properties/${sp}`, value: { propertyUrn: sp, values: [{ double: 30 }] } }],
+      { properties: [{ propertyUrn: sp, values: [{ double: 30 }] }] },
+    ],
+    [
+      'documentation',
+      {
+        documentations: [
+          { documentation: 'a', attribution: { source: 'urn:li:x', time: 1, actor: 'urn:li:corpuser:a' } },
+        ],
+      },
+      [{ op: 'add', path: '/documentations/', value: { documentation: 'b' } }],
+      {
+        documentations: [
+          { documentation: 'a', attribution: { source: 'urn:li:x', time: 1, actor: 'urn:li:corpuser:a' } },
+          { documentation: 'b' },
+        ],
+      },
+    ],
+    [
+      'dataProductProperties',
+      undefined,
+      [{ op: 'add', path: `/assets/${esc(DS)}`, value: { destinationUrn: DS } }],
+      { assets: [{ destinationUrn: DS }] },
+    ],
+    [
+      'glossaryRelatedTerms',
+      undefined,
+      [{ op: 'add', path: `/isRelatedTerms/${term}`, value: term }],
+      { isRelatedTerms: [term], hasRelatedTerms: [], values: [], relatedTerms: [] },
+    ],
+    [
+      'glossaryTermInfo',
+      undefined,
+      [{ op: 'add', path: '/name', value: 'A' }],
+      { definition: '', termSource: 'INTERNAL', customProperties: {}, name: 'A' },
+    ],
+    [
+      'glossaryNodeInfo',
+      undefined,
+      [{ op: 'add', path: '/name', value: 'N' }],
+      { definition: '', customProperties: {}, name: 'N' },
+    ],
+    [
+      'dataFlowInfo',
+      undefined,
+      [{ op: 'add', path: '/name', value: 'f' }],
+      { customProperties: {}, name: 'f' },
+    ],
+    [
+      'dataJobInfo',
+      undefined,
+      [{ op: 'add', path: '/customProperties/k', value: 'v' }],
+      { customProperties: { k: 'v' } },
+    ],
+    ['status', undefined, [{ op: 'replace', path: '/removed', value: true }], { removed: true }],
+    [
+      'editableDatasetProperties',
+      undefined,
+      [{ op: 'add', path: '/description', value: 'd' }],
+      { description: 'd' },
+    ],
+    [
+      'formInfo',
+      { name: 'f', actors: { users: ['urn:li:corpuser:a'] }, prompts: [{ id: 'p1', title: 'P1' }] },
+      [
+        { op: 'add', path: '/actors/users/urn:li:corpuser:b', value: 'urn:li:corpuser:b' },
+        { op: 'remove', path: '/prompts/p1' },
+      ],
+      { name: 'f', actors: { users: ['urn:li:corpuser:a', 'urn:li:corpuser:b'], groups: [] }, prompts: [] },
+    ],
+    [
+      'dataProcessInstanceInput',
+      undefined,
+      [{ op: 'add', path: `/inputEdges/${esc(DS)}`, value: { destinationUrn: DS } }],
+      { inputs: [], inputEdges: [{ destinationUrn: DS }] },
+    ],
+    [
+      'dataProcessInstanceOutput',
+      { outputs: [DS] },
+      [{ op: 'remove', path: `/outputs/${esc(DS)}` }],
+      { outputs: [], outputEdges: [] },
+    ],
+    [
+      'testResults',
+      { passing: [{ test: 'urn:li:test:a', type: 'SUCCESS' }], failing: [] },
+      [{ op: 'add', path: '/failing/urn:li:test:b', value: { type: 'FAILURE' } }],
+      {
+        passing: [{ test: 'urn:li:test:a', type: 'SUCCESS' }],
+        failing: [{ type: 'FAILURE', test: 'urn:li:test:b' }],
+      },
+    ],
+  ]
+  for (const [aspect, current, operations, expected] of cases) {
+    t.same(patch(aspect, current, operations), expected, aspect)
+  }
+  const tested = new Set([
+    ...cases.map((c) => c[0]),
+    'globalTags',
+    'glossaryTerms',
+    'ownership',
+    'upstreamLineage',
+    'dataJobInputOutput',
+    'siblings',
+    'domains',
+    'institutionalMemory',
+    'editableSchemaMetadata',
+    'datasetProperties',
+    'dashboardInfo',
+    'chartInfo',
+    'versionProperties',
+    'propertyDefinition',
+  ])
+  const plainEditable = [...TEMPLATES.entries()].filter(
+    ([name, tpl]) => !tested.has(name) && tpl.arrays.length === 0 && !tpl.transform,
+  )
+  for (const [name] of plainEditable) {
+    t.same(
+      patch(name, undefined, [{ op: 'add', path: '/description', value: 'x' }]),
+      { description: 'x' },
+      name,
+    )
+    tested.add(name)
+  }
+  t.same(
+    [...TEMPLATES.keys()].filter((name) => !tested.has(name)),
+    [],
+    'every template has a case',
+  )
+})
