@@ -44,6 +44,8 @@ export function createServer(options: ServerOptions = {}): CatalogServer {
     // Per-request log lines cost throughput; requests are logged at debug level instead.
     logController: new LogController({ disableRequestLogging: true }),
     requestTimeout: 120_000,
+    // Shutdown closes idle keep-alive connections itself, without racing a client's next request.
+    forceCloseConnections: false,
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
     },

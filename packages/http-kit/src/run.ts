@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Config } from '@catalog/config'
 import pino, { type Logger } from 'pino'
 import { type CatalogServer, createServer } from './create-server.js'
@@ -11,14 +13,20 @@ export interface Runnable {
   readonly describe?: Record<string, unknown>
 }
 
+/** How long a graceful shutdown may take before the remaining connections are cut. */
+export const SHUTDOWN_DEADLINE_MS = 10_000
+/** A keep-alive connection this long without a request is idle: shutdown closes it. */
+const IDLE_GRACE_MS = 200
+
 /**
  * Runs an app as a server: pino logger, request timeouts, listen, and a graceful close on
- * SIGTERM/SIGINT that stops accepting, finishes in-flight requests, then closes backends.
+ * SIGTERM/SIGINT (see {@link installShutdown}).
  */
 export async function runServer(config: Config, runnable: Runnable): Promise<CatalogServer> {
   const log = pino({ level: config.CATALOG_LOG_LEVEL, base: { app: runnable.name } })
   const app = createServer({ logger: log, bodyLimit: config.CATALOG_MAX_BODY_BYTES })
   let closeBackends: () => Promise<void> = async () => {}
+  const shutdown = installShutdown(app, log)
   try {
     closeBackends = await runnable.build(app, log)
     await app.listen({ port: runnable.port, host: config.HOST })
@@ -32,16 +40,88 @@ export async function runServer(config: Config, runnable: Runnable): Promise<Cat
     await closeBackends().catch(() => {})
     process.exit(1)
   }
+  shutdown.arm(closeBackends)
+  return app
+}
+
+/**
+ * Graceful shutdown on SIGTERM/SIGINT, installed before the app listens and armed once it does: stop accepting, answer in-flight requests with
+ * `Connection: close` (requests arriving meanwhile get fastify's 503), close idle keep-alive
+ * connections at once rather than after their keep-alive timeout, close the backends, exit 0. After {@link SHUTDOWN_DEADLINE_MS} the
+ * remaining connections are cut and the process exits 1; a second signal exits at once.
+ */
+export function installShutdown(
+  app: CatalogServer,
+  log: Logger,
+): { arm: (closeBackends: () => Promise<void>) => void } {
   let stopping = false
+  app.addHook('onSend', async (_request, reply) => {
+    if (stopping) reply.header('connection', 'close')
+  })
+  let closeBackends: () => Promise<void> = async () => {}
+  // Per connection: requests in progress and when the last one ended, so that shutdown closes
+  // only connections that are really idle, not ones whose next request may be on the wire.
+  const connections = new Map<Socket, { busy: number; last: number }>()
+  app.server.on('connection', (socket: Socket) => {
+    connections.set(socket, { busy: 0, last: Date.now() })
+    socket.once('close', () => connections.delete(socket))
+  })
+  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const state = connections.get(request.socket)
+    if (!state) return
+    state.busy++
+    response.once('close', () => {
+      state.busy--
+      state.last = Date.now()
+    })
+  })
+  const closeIdle = () => {
+    const now = Date.now()
+    for (const [socket, state] of connections) {
+      if (state.busy === 0 && now - state.last >= IDLE_GRACE_MS) socket.destroy()
+    }
+  }
   const stop = async (signal: string) => {
-    if (stopping) return
+    if (stopping) {
+      log.warn({ signal }, 'second signal: exiting now')
+      process.exit(1)
+    }
     stopping = true
     log.info({ signal }, 'shutting down')
-    await app.close()
-    await closeBackends()
-    process.exit(0)
+    const deadline = setTimeout(() => {
+      log.error(
+        { deadlineMs: SHUTDOWN_DEADLINE_MS },
+        'shutdown deadline passed: cutting the remaining connections',
+      )
+      app.server.closeAllConnections()
+      process.exit(1)
+    }, SHUTDOWN_DEADLINE_MS)
+    try {
+      // Busy connections close after their answer, which carries `Connection: close`; idle
+      // keep-alive ones are closed once quiet for IDLE_GRACE_MS, so none lingers for its
+      // keep-alive timeout (72 s).
+      // node's server.close() calls closeIdleConnections(), which would also cut connections
+      // whose next request is on the wire; it gets the quiet-period rule instead.
+      app.server.closeIdleConnections = closeIdle
+      closeIdle()
+      const sweep = setInterval(closeIdle, 50)
+      await app.close()
+      clearInterval(sweep)
+      await closeBackends()
+      log.info('stopped')
+      process.exit(0)
+    } catch (err) {
+      log.error({ err }, 'shutdown failed')
+      process.exit(1)
+    } finally {
+      clearTimeout(deadline)
+    }
   }
-  process.on('SIGTERM', () => void stop('SIGTERM'))
-  process.on('SIGINT', () => void stop('SIGINT'))
-  return app
+  return {
+    arm: (close) => {
+      closeBackends = close
+      process.on('SIGTERM', () => void stop('SIGTERM'))
+      process.on('SIGINT', () => void stop('SIGINT'))
+    },
+  }
 }
