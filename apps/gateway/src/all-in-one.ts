@@ -1,5 +1,5 @@
 import { bootstrapAuth, storeActiveCheck } from '@catalog/auth'
-import { loadConfig } from '@catalog/config'
+import { configOrExit } from '@catalog/config'
 import { Registry } from '@catalog/core'
 import { runServer } from '@catalog/http-kit'
 import { createMetadataServices, lineageLimitsFrom, openStore } from '@catalog/metadata-service'
@@ -12,7 +12,7 @@ import {
 import { gateway } from './app.js'
 
 /** `npm start`: gateway, metadata service and search service in one process, embedded storage. */
-const config = loadConfig()
+const config = configOrExit()
 await runServer(config, {
   name: 'catalog',
   port: config.PORT,

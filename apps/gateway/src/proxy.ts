@@ -1,5 +1,5 @@
 import { UnavailableError } from '@catalog/core'
-import { actionOf } from '@catalog/http-kit'
+import { actionOf, REQUEST_ID_HEADER } from '@catalog/http-kit'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
 
 /** Where a request goes when the apps run apart. */
@@ -56,6 +56,7 @@ export async function proxyRoutes(app: FastifyInstance, opts: ProxyOptions): Pro
       if (value === undefined || HOP_BY_HOP.has(name)) continue
       headers[name] = Array.isArray(value) ? value.join(', ') : value
     }
+    headers[REQUEST_ID_HEADER] = request.id
     let response: Response
     try {
       response = await fetch(target + request.url, {

@@ -1,9 +1,9 @@
-import { loadConfig } from '@catalog/config'
+import { configOrExit } from '@catalog/config'
 import { runServer } from '@catalog/http-kit'
 import { gateway } from './app.js'
 import { remoteGatewayAuth } from './plugins/auth.js'
 
-const config = loadConfig()
+const config = configOrExit()
 const metadata = config.CATALOG_METADATA_URL ?? `http://127.0.0.1:${config.CATALOG_METADATA_PORT}`
 const search = config.CATALOG_SEARCH_URL ?? `http://127.0.0.1:${config.CATALOG_SEARCH_PORT}`
 await runServer(config, {

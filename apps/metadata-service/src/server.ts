@@ -1,5 +1,5 @@
 import { bearerAuth, bootstrapAuth, storeActiveCheck, type TokenService } from '@catalog/auth'
-import { loadConfig } from '@catalog/config'
+import { configOrExit } from '@catalog/config'
 import { Registry } from '@catalog/core'
 import { apiDocs, CATALOG_VERSION, healthRoutes, runServer } from '@catalog/http-kit'
 import { metadataService } from './app.js'
@@ -8,7 +8,7 @@ import { lineageLimitsFrom } from './services/lineage-service.js'
 import { searchNotifier } from './services/search-notifier.js'
 import { openStore } from './store-factory.js'
 
-const config = loadConfig()
+const config = configOrExit()
 await runServer(config, {
   name: 'metadata-service',
   port: config.CATALOG_METADATA_PORT,

@@ -1,5 +1,5 @@
 import { bearerAuth, httpActiveCheck, loadOrCreateSecret, TokenService } from '@catalog/auth'
-import { loadConfig } from '@catalog/config'
+import { configOrExit } from '@catalog/config'
 import { Registry } from '@catalog/core'
 import { apiDocs, CATALOG_VERSION, healthRoutes, runServer } from '@catalog/http-kit'
 import { SearchSchema } from '@catalog/search'
@@ -11,7 +11,7 @@ import { createSearchServices } from './services/index.js'
 /** How often the search service reads the metadata change log when it runs alone. */
 const POLL_MS = 200
 
-const config = loadConfig()
+const config = configOrExit()
 const metadata = config.CATALOG_METADATA_URL ?? `http://127.0.0.1:${config.CATALOG_METADATA_PORT}`
 await runServer(config, {
   name: 'search-service',

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { type Static, Type } from '@sinclair/typebox'
+import { parseEnv } from 'node:util'
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 
 const Port = Type.Integer({ minimum: 0, maximum: 65535 })
@@ -15,6 +17,7 @@ export const ConfigSchema = Type.Object({
   CATALOG_LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
   ),
+  CATALOG_LOG_REQUESTS: Type.Union([Type.Literal('on'), Type.Literal('off')]),
   CATALOG_AUTH: Type.Union([Type.Literal('on'), Type.Literal('off')]),
   CATALOG_TOKEN_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   CATALOG_STORE: Type.Union([Type.Literal('sqlite'), Type.Literal('neo4j')]),
@@ -43,6 +46,7 @@ const DEFAULTS: Record<string, string> = {
   CATALOG_DURABILITY: 'full',
   CATALOG_MAX_BODY_BYTES: String(16 * 1024 * 1024),
   CATALOG_LOG_LEVEL: 'info',
+  CATALOG_LOG_REQUESTS: 'off',
   CATALOG_AUTH: 'on',
   CATALOG_STORE: 'sqlite',
   CATALOG_SEARCH: 'sqlite',
@@ -55,11 +59,13 @@ const DEFAULTS: Record<string, string> = {
   MEILI_INDEX: 'catalog',
 }
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
 
 /**
- * Reads and validates the configuration. Fails fast with every bad setting named, so a
- * typo never starts a server with a surprising default.
+ * Reads and validates the configuration. Fails fast with every bad setting named, one line
+ * each, with the allowed values, so a typo never starts a server with a surprising default.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, unknown> = {}
@@ -68,18 +74,56 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (value !== undefined) raw[key] = value
   }
   const converted = Value.Convert(ConfigSchema, raw)
-  const errors = [...Value.Errors(ConfigSchema, converted)]
-  if (errors.length > 0) {
-    const lines = errors.map(
-      (e) =>
-        `${e.path.slice(1)}=${JSON.stringify((raw as Record<string, unknown>)[e.path.slice(1)])}: ${e.message}`,
-    )
-    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`)
+  const problems = new Map<string, string>()
+  for (const e of Value.Errors(ConfigSchema, converted)) {
+    const key = e.path.slice(1)
+    if (!problems.has(key))
+      problems.set(key, `${key}=${JSON.stringify(raw[key])}: ${expectation(key, e.message)}`)
   }
+  if (problems.size > 0) throw new ConfigError([...problems.values()].join('\n'))
   const config = converted as Config
   if (config.CATALOG_STORE === 'neo4j' && !config.NEO4J_URI)
     throw new ConfigError('CATALOG_STORE=neo4j needs NEO4J_URI')
   if (config.CATALOG_SEARCH === 'meilisearch' && !config.MEILI_URL)
     throw new ConfigError('CATALOG_SEARCH=meilisearch needs MEILI_URL')
   return { ...config, CATALOG_DATA_DIR: resolve(config.CATALOG_DATA_DIR) }
+}
+
+/** What a setting accepts: the allowed values of an enum, else the schema's message. */
+function expectation(key: string, message: string): string {
+  const schema = (ConfigSchema.properties as Record<string, TSchema>)[key]
+  const literals = (schema?.anyOf as TSchema[] | undefined)?.map((s) => s.const)
+  return literals ? `expected one of ${literals.join(', ')}` : message
+}
+
+/**
+ * Loads `.env` (or the file `CATALOG_ENV_FILE` names) into the environment if it exists;
+ * variables already set win over the file, as with `node --env-file`.
+ */
+export function loadEnvFile(env: NodeJS.ProcessEnv = process.env): void {
+  const file = env.CATALOG_ENV_FILE ?? '.env'
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !env.CATALOG_ENV_FILE) return
+    throw new ConfigError(`CATALOG_ENV_FILE=${JSON.stringify(file)}: ${(err as Error).message}`)
+  }
+  for (const [key, value] of Object.entries(parseEnv(text))) if (env[key] === undefined) env[key] = value
+}
+
+/**
+ * The configuration of an entry point: `.env` loaded, then validated. A bad setting prints one
+ * line per problem on stderr and exits with status 2, with no stack trace.
+ */
+export function configOrExit(): Config {
+  try {
+    loadEnvFile()
+    return loadConfig()
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err
+    for (const line of err.message.split('\n'))
+      process.stderr.write(`catalog: invalid configuration: ${line}\n`)
+    process.exit(2)
+  }
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, {
   type FastifyBaseLogger,
@@ -15,6 +17,18 @@ export interface ServerOptions {
   readonly logger?: FastifyServerOptions['logger'] | FastifyBaseLogger
   /** Largest accepted request body in bytes (413 above). */
   readonly bodyLimit?: number
+  /** Log every request at info level (otherwise only at debug level). */
+  readonly logRequests?: boolean
+}
+
+/** The header that carries a request's id in and out, and between services in split mode. */
+export const REQUEST_ID_HEADER = 'x-request-id'
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/
+
+/** The caller's `x-request-id` when it is a sane token (printable, at most 128 characters), else a new UUID. */
+export function requestIdOf(request: IncomingMessage): string {
+  const given = request.headers[REQUEST_ID_HEADER]
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
 }
 
 export type CatalogServer = FastifyInstance<
@@ -36,6 +50,9 @@ export function createServer(options: ServerOptions = {}): CatalogServer {
       ? { loggerInstance: logger as FastifyBaseLogger }
       : { logger: logger as FastifyServerOptions['logger'] }),
     bodyLimit: options.bodyLimit ?? 16 * 1024 * 1024,
+    // Every log line of a request carries its id as `reqId`; the id is answered in `x-request-id`.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     routerOptions: {
       ignoreTrailingSlash: true,
       maxParamLength: 4096,
@@ -51,9 +68,12 @@ export function createServer(options: ServerOptions = {}): CatalogServer {
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
   installErrorHandling(app)
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id)
+  })
   app.addHook('onResponse', async (request, reply) => {
-    if (request.log.level === 'debug' || request.log.level === 'trace') {
-      request.log.debug(
+    if (options.logRequests || request.log.level === 'debug' || request.log.level === 'trace') {
+      request.log[options.logRequests ? 'info' : 'debug'](
         { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
         'request',
       )

@@ -24,7 +24,11 @@ const IDLE_GRACE_MS = 200
  */
 export async function runServer(config: Config, runnable: Runnable): Promise<CatalogServer> {
   const log = pino({ level: config.CATALOG_LOG_LEVEL, base: { app: runnable.name } })
-  const app = createServer({ logger: log, bodyLimit: config.CATALOG_MAX_BODY_BYTES })
+  const app = createServer({
+    logger: log,
+    bodyLimit: config.CATALOG_MAX_BODY_BYTES,
+    logRequests: config.CATALOG_LOG_REQUESTS === 'on',
+  })
   let closeBackends: () => Promise<void> = async () => {}
   const shutdown = installShutdown(app, log)
   try {

@@ -16,7 +16,7 @@ import {
   tokenDeleteProposal,
   tokenInfoProposal,
 } from '@catalog/auth'
-import { loadConfig } from '@catalog/config'
+import { configOrExit } from '@catalog/config'
 import { CatalogError, InvalidInputError, parseUrn, Registry, ROOT_ACTOR } from '@catalog/core'
 import { createMetadataServices, openStore } from '@catalog/metadata-service'
 import pino from 'pino'
@@ -43,7 +43,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${USAGE}\n`)
     return values.help ? 0 : 2
   }
-  const config = loadConfig()
+  const config = configOrExit()
   const store = await openStore(config)
   try {
     const ingest = createMetadataServices(new Registry(), store).ingest

@@ -1,0 +1,49 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+import { ConfigError, loadConfig, loadEnvFile } from './index.js'
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
+
+t.test('defaults, conversion, and one line per bad setting with the allowed values', async (t) => {
+  const config = loadConfig({ PORT: '9000' })
+  t.equal(config.PORT, 9000)
+  t.equal(config.CATALOG_AUTH, 'on')
+  t.throws(() => loadConfig({ CATALOG_AUTH: 'maybe', PORT: 'x' }), {
+    constructor: ConfigError,
+    message: 'PORT="x": Expected integer\nCATALOG_AUTH="maybe": expected one of on, off',
+  })
+  t.throws(() => loadConfig({ CATALOG_STORE: 'neo4j' }), { message: 'CATALOG_STORE=neo4j needs NEO4J_URI' })
+})
+
+t.test('.env fills what the environment does not set', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-env-'))
+  const file = join(dir, 'custom.env')
+  writeFileSync(file, '# comment\nPORT=9100\nCATALOG_LOG_LEVEL="debug"\n')
+  const env: NodeJS.ProcessEnv = { CATALOG_ENV_FILE: file, CATALOG_LOG_LEVEL: 'warn' }
+  loadEnvFile(env)
+  t.equal(env.PORT, '9100')
+  t.equal(env.CATALOG_LOG_LEVEL, 'warn', 'the environment wins')
+  t.throws(
+    () => loadEnvFile({ CATALOG_ENV_FILE: join(dir, 'missing.env') }),
+    ConfigError,
+    'a named file must exist',
+  )
+  t.doesNotThrow(() => loadEnvFile({}), 'no .env is fine')
+})
+
+t.test('a bad setting stops the process with one clear line and status 2', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-env-'))
+  const res = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/gateway/src/all-in-one.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, CATALOG_AUTH: 'maybe', CATALOG_DATA_DIR: dir, PORT: '0' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  })
+  t.equal(res.status, 2)
+  t.equal(res.stderr.trim(), 'catalog: invalid configuration: CATALOG_AUTH="maybe": expected one of on, off')
+  t.equal(res.stdout, '')
+})
