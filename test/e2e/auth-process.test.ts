@@ -40,14 +40,10 @@ async function gql(
 
 /** Runs the token CLI against a data dir; resolves with its stdout. */
 async function tokenCli(dir: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'apps/gateway/src/cli/token.ts'), ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, CATALOG_DATA_DIR: dir, CATALOG_LOG_LEVEL: 'info' },
-    },
-  )
+  const { stdout } = await run(process.execPath, [join(ROOT, 'apps/cli/bin/catalog.mjs'), 'token', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, CATALOG_DATA_DIR: dir, CATALOG_LOG_LEVEL: 'info' },
+  })
   return stdout.trim()
 }
 
@@ -92,6 +88,7 @@ t.test('first start writes admin.token; restarts reuse it; the CLI mints and rev
 
   const alice = await tokenCli(
     dir,
+    'create',
     '--actor',
     'urn:li:corpuser:alice',
     '--ttl',
@@ -114,8 +111,13 @@ t.test('first start writes admin.token; restarts reuse it; the CLI mints and rev
   t.match(info, { actorUrn: 'urn:li:corpuser:alice', name: 'from the cli' })
   t.equal(info.expiresAt - info.createdAt, 30 * 86_400_000, '--ttl 30d')
 
-  await t.rejects(tokenCli(dir, '--actor', 'bob'), 'a bad actor fails with a message and a non-zero exit')
-  await tokenCli(dir, '--revoke', info.id)
+  await t.rejects(
+    tokenCli(dir, 'create', '--actor', 'bob'),
+    'a bad actor fails with a message and a non-zero exit',
+  )
+  t.match(await tokenCli(dir, 'list'), new RegExp(`^${info.id}\turn:li:corpuser:alice\t`, 'm'), 'listed')
+  await tokenCli(dir, 'revoke', info.id)
+  t.notMatch(await tokenCli(dir, 'list'), info.id, 'not listed once revoked')
   t.ok(
     await eventually(async () => (await status(app.url, `/entitiesV2/${enc(HIVE)}`, alice)) === 401),
     'a token revoked by another process is refused within the cache lifetime',
