@@ -262,3 +262,29 @@ t.test('wipe the search index, restoreIndices, search finds again', async (t) =>
   t.same(await find('SampleHiveDataset'), hits, 'restoreIndices brings search back')
   t.equal((await index.stats()).documents, documents, 'every document is back')
 })
+
+t.test('a long restoreIndices logs its progress at intervals', async (t) => {
+  const { store, registry } = await build(t)
+  const { createMetadataServices } = await import('@catalog/metadata-service')
+  const lines: Array<{ fields: Record<string, unknown>; message: string }> = []
+  const services = createMetadataServices(registry, store, undefined, {
+    log: { info: (fields, message) => lines.push({ fields, message }), everyMs: 0 },
+  })
+  const urn = (n: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,progress.t${n},PROD)`
+  await services.ingest.ingestProposals(
+    Array.from({ length: 30 }, (_, n) => ({
+      entityType: 'dataset',
+      entityUrn: urn(n),
+      changeType: 'UPSERT',
+      aspectName: 'status',
+      aspect: { value: '{"removed":false}', contentType: 'application/json' },
+    })),
+    'urn:li:corpuser:datahub',
+  )
+  await services.operations.restoreIndices(
+    { aspect: 'status', batchSize: 10, limit: 0 },
+    'urn:li:corpuser:datahub',
+  )
+  t.ok(lines.length >= 3, `${lines.length} progress lines`)
+  t.match(lines.at(-1), { message: /restoreIndices: done, 30 rows restored/, fields: { rowsMigrated: 30 } })
+})

@@ -1,7 +1,7 @@
 import { bootstrapAuth, storeActiveCheck } from '@catalog/auth'
 import { configOrExit } from '@catalog/config'
 import { Registry } from '@catalog/core'
-import { runServer } from '@catalog/http-kit'
+import { gauge, runServer } from '@catalog/http-kit'
 import { createMetadataServices, lineageLimitsFrom, openStore } from '@catalog/metadata-service'
 import {
   createSearchServices,
@@ -17,7 +17,7 @@ await runServer(config, {
   name: 'catalog',
   port: config.PORT,
   describe: { dataDir: config.CATALOG_DATA_DIR, store: config.CATALOG_STORE, search: config.CATALOG_SEARCH },
-  build: async (app, log) => {
+  build: async (app, log, metrics) => {
     const store = await openStore(config)
     const registry = new Registry()
     // Search: its own index in the data dir, kept in step with the store's change log. At start
@@ -33,8 +33,24 @@ await runServer(config, {
       `search index caught up: ${cursor - before} change-log entries applied`,
     )
     search.sync.start(1000)
+    gauge(metrics, 'catalog_changelog_head', 'sequence number of the newest change-log entry', () =>
+      store.head(),
+    )
+    gauge(
+      metrics,
+      'catalog_search_index_cursor',
+      'change-log entries applied to the search index',
+      async () => (await search.sync.stats()).cursor,
+    )
+    gauge(
+      metrics,
+      'catalog_search_changelog_lag',
+      'change-log entries not yet in the search index',
+      async () => (await store.head()) - (await search.sync.stats()).cursor,
+    )
     const metadata = createMetadataServices(registry, store, async (seq) => search.sync.noteWrite(seq), {
       lineage: lineageLimitsFrom(config),
+      log,
     })
     // First start: a signing secret and <data dir>/admin.token (its path is logged).
     const enabled = config.CATALOG_AUTH === 'on'

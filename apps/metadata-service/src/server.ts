@@ -1,7 +1,7 @@
 import { bearerAuth, bootstrapAuth, storeActiveCheck, type TokenService } from '@catalog/auth'
 import { configOrExit } from '@catalog/config'
 import { Registry } from '@catalog/core'
-import { apiDocs, CATALOG_VERSION, healthRoutes, runServer } from '@catalog/http-kit'
+import { apiDocs, CATALOG_VERSION, gauge, healthRoutes, runServer } from '@catalog/http-kit'
 import { metadataService } from './app.js'
 import { createMetadataServices } from './services/index.js'
 import { lineageLimitsFrom } from './services/lineage-service.js'
@@ -13,8 +13,11 @@ await runServer(config, {
   name: 'metadata-service',
   port: config.CATALOG_METADATA_PORT,
   describe: { dataDir: config.CATALOG_DATA_DIR, store: config.CATALOG_STORE },
-  build: async (app, log) => {
+  build: async (app, log, metrics) => {
     const store = await openStore(config)
+    gauge(metrics, 'catalog_changelog_head', 'sequence number of the newest change-log entry', () =>
+      store.head(),
+    )
     const enabled = config.CATALOG_AUTH === 'on'
     // Assigned by the auth bootstrap below, which itself writes through these services.
     let tokens: TokenService | undefined
@@ -28,6 +31,7 @@ await runServer(config, {
       : undefined
     const services = createMetadataServices(new Registry(), store, afterWrite, {
       lineage: lineageLimitsFrom(config),
+      log,
     })
     // Run alone, this service verifies bearer tokens itself (and writes the admin token on first start).
     ;({ tokens } = await bootstrapAuth({

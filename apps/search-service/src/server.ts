@@ -1,7 +1,7 @@
 import { bearerAuth, httpActiveCheck, loadOrCreateSecret, TokenService } from '@catalog/auth'
 import { configOrExit } from '@catalog/config'
 import { Registry } from '@catalog/core'
-import { apiDocs, CATALOG_VERSION, healthRoutes, runServer } from '@catalog/http-kit'
+import { apiDocs, CATALOG_VERSION, gauge, healthRoutes, runServer } from '@catalog/http-kit'
 import { SearchSchema } from '@catalog/search'
 import { searchService } from './app.js'
 import { openSearchIndex } from './index-factory.js'
@@ -17,7 +17,7 @@ await runServer(config, {
   name: 'search-service',
   port: config.CATALOG_SEARCH_PORT,
   describe: { dataDir: config.CATALOG_DATA_DIR, search: config.CATALOG_SEARCH, metadata },
-  build: async (app, log) => {
+  build: async (app, log, metrics) => {
     // Run alone, this service verifies bearer tokens itself (the secret is shared through
     // CATALOG_TOKEN_SECRET or the data dir) and reads the change log with a service token.
     const enabled = config.CATALOG_AUTH === 'on'
@@ -30,6 +30,12 @@ await runServer(config, {
     const index = await openSearchIndex(config, schema)
     const services = createSearchServices(schema, index, source, { log })
     services.sync.start(POLL_MS)
+    gauge(
+      metrics,
+      'catalog_search_index_cursor',
+      'change-log entries applied to the search index',
+      async () => (await services.sync.stats()).cursor,
+    )
     await app.register(apiDocs, { title: 'Search service', version: CATALOG_VERSION })
     await app.register(bearerAuth, { enabled, tokens })
     await app.register(healthRoutes, { ready: async () => (await index.cursor()) >= 0 })

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { TokenService } from './token-service.js'
 
-/** Paths anyone may read without a token: health, readiness, `/config` and the API docs. */
+/** Paths anyone may read without a token: health, readiness, metrics, `/config` and the API docs. */
 export function isPublicPath(url: string): boolean {
   const q = url.indexOf('?')
   let path = q < 0 ? url : url.slice(0, q)
@@ -12,6 +12,7 @@ export function isPublicPath(url: string): boolean {
   return (
     path === '/health' ||
     path === '/ready' ||
+    path === '/metrics' ||
     path === '/config' ||
     path === '/restli/docs' ||
     path.startsWith('/restli/docs/')

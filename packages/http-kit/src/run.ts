@@ -3,10 +3,11 @@ import type { Socket } from 'node:net'
 import type { Config } from '@catalog/config'
 import pino, { type Logger } from 'pino'
 import { type CatalogServer, createServer } from './create-server.js'
+import { installMetrics, type MetricsRegistry } from './metrics.js'
 
 export interface Runnable {
-  /** Registers the app's plugins on `app`; returns what to close after the server stops. */
-  readonly build: (app: CatalogServer, log: Logger) => Promise<() => Promise<void>>
+  /** Registers the app's plugins on `app` (and its gauges on `metrics`); returns what to close after the server stops. */
+  readonly build: (app: CatalogServer, log: Logger, metrics: MetricsRegistry) => Promise<() => Promise<void>>
   readonly name: string
   readonly port: number
   /** Extra fields for the "listening" log line (data dir, backends). */
@@ -31,8 +32,9 @@ export async function runServer(config: Config, runnable: Runnable): Promise<Cat
   })
   let closeBackends: () => Promise<void> = async () => {}
   const shutdown = installShutdown(app, log)
+  const metrics = installMetrics(app, runnable.name)
   try {
-    closeBackends = await runnable.build(app, log)
+    closeBackends = await runnable.build(app, log, metrics)
     await app.listen({ port: runnable.port, host: config.HOST })
     const address = app.server.address()
     const port = typeof address === 'object' && address ? address.port : runnable.port

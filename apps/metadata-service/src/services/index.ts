@@ -3,6 +3,7 @@ import type { MetadataStore } from '@catalog/store'
 import { type AfterWrite, IngestService } from './ingest-service.js'
 import { type LineageLimits, LineageService } from './lineage-service.js'
 import { MetadataTestsService } from './metadata-tests-service.js'
+import type { ProgressLog } from './operations-restore.js'
 import { OperationsService } from './operations-service.js'
 import { ReadService } from './read-service.js'
 import { TaskRunner } from './tasks-service.js'
@@ -25,6 +26,8 @@ export interface MetadataServices {
 export interface MetadataServicesOptions {
   /** Bounds of multi-hop lineage; `DEFAULT_LINEAGE_LIMITS` when absent. */
   readonly lineage?: LineageLimits
+  /** Where long operations (restoreIndices) report their progress. */
+  readonly log?: ProgressLog
 }
 
 export function createMetadataServices(
@@ -41,7 +44,7 @@ export function createMetadataServices(
     ingest,
     timeseries: new TimeseriesService(registry, store),
     tasks,
-    operations: new OperationsService(registry, store, tasks, afterWrite),
+    operations: new OperationsService(registry, store, tasks, afterWrite, options.log),
     metadataTests: new MetadataTestsService(registry, store, ingest),
     reads: new ReadService(registry, store),
     lineage: new LineageService(registry, store, options.lineage),

@@ -22,6 +22,14 @@ export interface RestoreIndicesRequest {
 export const RESTORE_DEFAULT_BATCH = 10
 export const RESTORE_MAX_BATCH = 10_000
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+/** How often a running restore logs its progress. */
+const PROGRESS_EVERY_MS = 5_000
+
+/** Where a long operation reports progress (a pino logger fits), every `everyMs` (default 5 s). */
+export type ProgressLog = {
+  info: (fields: Record<string, unknown>, message: string) => void
+  everyMs?: number
+}
 
 /**
  * Re-derives edges and search documents from the stored latest aspect rows: each selected row
@@ -35,6 +43,7 @@ export class IndexRestorer {
     private readonly registry: Registry,
     private readonly store: MetadataStore,
     private readonly afterWrite?: AfterWrite,
+    private readonly log?: ProgressLog,
   ) {}
 
   /** Restores the selected rows and reports it as DataHub's `Map.toString()` of args and result. */
@@ -55,7 +64,22 @@ export class IndexRestorer {
     let offset = args.start
     let last: StoredAspect | undefined
     let seq = 0
+    let reported = started
+    const progress = (message: string) =>
+      this.log?.info(
+        {
+          rowsMigrated: result.rowsMigrated,
+          ignored: result.ignored,
+          lastUrn: result.lastUrn,
+          ms: Date.now() - started,
+        },
+        message,
+      )
     while (wanted > 0) {
+      if (this.log && Date.now() - reported >= (this.log.everyMs ?? PROGRESS_EVERY_MS)) {
+        reported = Date.now()
+        progress(`restoreIndices: ${result.rowsMigrated} rows restored so far`)
+      }
       const size = Math.min(args.batchSize, wanted)
       const lookBack = last ? Math.min(args.batchSize, offset - args.start) : 0
       let t = Date.now()
@@ -100,6 +124,8 @@ export class IndexRestorer {
     if (seq > 0 && this.afterWrite) await this.afterWrite(seq)
     result.sendMessageMs += Date.now() - t
     result.createRecordMs = Math.max(0, Date.now() - started - result.timeSqlQueryMs - result.sendMessageMs)
+    if (this.log && Date.now() - started >= (this.log.everyMs ?? PROGRESS_EVERY_MS))
+      progress(`restoreIndices: done, ${result.rowsMigrated} rows restored`)
     return format(args, result)
   }
 

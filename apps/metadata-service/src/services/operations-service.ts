@@ -2,7 +2,7 @@ import { InvalidInputError, type Registry } from '@catalog/core'
 import type { MetadataStore, TimeseriesIndexSize } from '@catalog/store'
 import type { AfterWrite } from './ingest-service.js'
 import { javaFixed2 } from './operations-format.js'
-import { IndexRestorer, type RestoreIndicesRequest } from './operations-restore.js'
+import { IndexRestorer, type ProgressLog, type RestoreIndicesRequest } from './operations-restore.js'
 import type { TaskRunner } from './tasks-service.js'
 import { resolveTimeseriesIndex } from './timeseries-service.js'
 
@@ -52,8 +52,9 @@ export class OperationsService {
     private readonly store: MetadataStore,
     private readonly tasks: TaskRunner,
     afterWrite?: AfterWrite,
+    log?: ProgressLog,
   ) {
-    this.restorer = new IndexRestorer(registry, store, afterWrite)
+    this.restorer = new IndexRestorer(registry, store, afterWrite, log)
   }
 
   /**
