@@ -38,7 +38,7 @@ const searchSchema = new SearchSchema(registry)
 
 /**
  * The one-process catalog on embedded adapters in a temp dir, closed on teardown. With
- * CATALOG_E2E_SPLIT=1 (see split-replay.test.ts) it is three processes behind a gateway.
+ * CATALOG_E2E_SPLIT=1 (see test/split-replay.ts, run by `npm run test:split`) it is three processes behind a gateway.
  */
 export async function build(t: Test, options: { dir?: string; auth?: boolean } = {}): Promise<Built> {
   if (process.env.CATALOG_E2E_SPLIT === '1' && !options.dir) {

@@ -14,7 +14,7 @@ t.test('defaults, conversion, and one line per bad setting with the allowed valu
   t.equal(config.CATALOG_AUTH, 'on')
   t.throws(() => loadConfig({ CATALOG_AUTH: 'maybe', PORT: 'x' }), {
     constructor: ConfigError,
-    message: 'PORT="x": Expected integer\nCATALOG_AUTH="maybe": expected one of on, off',
+    message: 'PORT="x": must be integer\nCATALOG_AUTH="maybe": expected one of on, off',
   })
   t.throws(() => loadConfig({ CATALOG_STORE: 'neo4j' }), { message: 'CATALOG_STORE=neo4j needs NEO4J_URI' })
 })

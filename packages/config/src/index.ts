@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseEnv } from 'node:util'
-import { type Static, type TSchema, Type } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
+import { type Static, Type } from 'typebox'
+import { Value } from 'typebox/value'
 
 const Port = Type.Integer({ minimum: 0, maximum: 65535 })
 const Url = Type.String({ pattern: '^https?://' })
@@ -76,7 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const converted = Value.Convert(ConfigSchema, raw)
   const problems = new Map<string, string>()
   for (const e of Value.Errors(ConfigSchema, converted)) {
-    const key = e.path.slice(1)
+    const key = e.instancePath.slice(1)
     if (!problems.has(key))
       problems.set(key, `${key}=${JSON.stringify(raw[key])}: ${expectation(key, e.message)}`)
   }
@@ -91,8 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** What a setting accepts: the allowed values of an enum, else the schema's message. */
 function expectation(key: string, message: string): string {
-  const schema = (ConfigSchema.properties as Record<string, TSchema>)[key]
-  const literals = (schema?.anyOf as TSchema[] | undefined)?.map((s) => s.const)
+  const schema = (ConfigSchema.properties as Record<string, { anyOf?: Array<{ const?: unknown }> }>)[key]
+  const literals = schema?.anyOf?.map((s) => s.const)
   return literals ? `expected one of ${literals.join(', ')}` : message
 }
 

@@ -1,5 +1,5 @@
 import { CatalogError, statusOf } from '@catalog/core'
-import { Type } from '@sinclair/typebox'
+import { Type } from 'typebox'
 
 /** DataHub's Rest.li error body; the HTTP status always equals `status`. */
 export interface RestliErrorBody {

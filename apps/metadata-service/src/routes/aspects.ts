@@ -6,7 +6,7 @@ import {
   restliError,
   urnFromPath,
 } from '@catalog/http-kit'
-import { Type } from '@sinclair/typebox'
+import { Type } from 'typebox'
 import {
   IngestProposalBatchBodySchema,
   IngestProposalBodySchema,

@@ -1,6 +1,6 @@
 import type { CatalogServer } from '@catalog/http-kit'
 import type { MetadataStore } from '@catalog/store'
-import { Type } from '@sinclair/typebox'
+import { Type } from 'typebox'
 
 const MAX_PAGE = 5000
 

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '@catalog/core'
 import { type CatalogServer, restliList, toRestliError, urnFromPath } from '@catalog/http-kit'
-import { Type } from '@sinclair/typebox'
+import { Type } from 'typebox'
 import type { EntityResponse, ReadService } from '../services/read-service.js'
 
 const AspectsParam = Type.Optional(

@@ -1,6 +1,6 @@
 import { ROOT_ACTOR } from '@catalog/core'
 import { type CatalogServer, restliList, urnFromPath } from '@catalog/http-kit'
-import { Type } from '@sinclair/typebox'
+import { Type } from 'typebox'
 import { BatchIngestBodySchema, IngestBodySchema } from '../schemas/ingest.js'
 import type { IngestService } from '../services/ingest-service.js'
 import type { ReadService } from '../services/read-service.js'

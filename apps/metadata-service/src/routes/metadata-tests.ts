@@ -1,6 +1,6 @@
 import { ROOT_ACTOR } from '@catalog/core'
 import { type CatalogServer, RestliErrorSchema } from '@catalog/http-kit'
-import { Type } from '@sinclair/typebox'
+import { Type } from 'typebox'
 import { EvaluateBodySchema, EvaluateResponseSchema } from '../schemas/metadata-tests.js'
 import type { MetadataTestsService } from '../services/metadata-tests-service.js'
 

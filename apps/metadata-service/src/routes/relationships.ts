@@ -1,5 +1,5 @@
 import { type CatalogServer, RestliErrorSchema, restliList } from '@catalog/http-kit'
-import { Type } from '@sinclair/typebox'
+import { Type } from 'typebox'
 import {
   LineageBodySchema,
   LineageQuerySchema,

@@ -1,5 +1,5 @@
 import { type CatalogServer, RestliErrorSchema } from '@catalog/http-kit'
-import { Type } from '@sinclair/typebox'
+import { Type } from 'typebox'
 import { TimeseriesValuesBodySchema, TimeseriesValuesResponseSchema } from '../schemas/timeseries.js'
 import type { TimeseriesService } from '../services/timeseries-service.js'
 

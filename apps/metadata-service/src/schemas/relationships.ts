@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox'
+import { type Static, Type } from 'typebox'
 
 /** Largest page of `/relationships` and of lineage results. */
 export const MAX_PAGE_COUNT = 10_000

@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox'
+import { type Static, Type } from 'typebox'
 
 /** The largest (and default) number of values one call returns. */
 export const TIMESERIES_MAX_LIMIT = 10_000

@@ -1,5 +1,5 @@
 import type { CatalogServer } from '@catalog/http-kit'
-import { Type } from '@sinclair/typebox'
+import { Type } from 'typebox'
 import type { SearchServices } from '../services/index.js'
 
 const SyncStateSchema = Type.Object({

@@ -1,6 +1,6 @@
 import type { CatalogServer } from '@catalog/http-kit'
 import { RestliErrorSchema } from '@catalog/http-kit'
-import { Type } from '@sinclair/typebox'
+import { Type } from 'typebox'
 import {
   AutocompleteBodySchema,
   AutocompleteResultSchema,

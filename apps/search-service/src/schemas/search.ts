@@ -1,5 +1,5 @@
 import { CONDITIONS, MAX_PAGE_SIZE } from '@catalog/search'
-import { type Static, Type } from '@sinclair/typebox'
+import { type Static, Type } from 'typebox'
 
 const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean()])
 

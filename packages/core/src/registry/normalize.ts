@@ -1,5 +1,3 @@
-import type { TSchema } from '@sinclair/typebox'
-
 const PEGASUS2AVRO = 'com.linkedin.pegasus2avro.'
 const LINKEDIN = 'com.linkedin.'
 
@@ -47,41 +45,3 @@ export const AVRO_WRAPPERS: ReadonlySet<string> = new Set([
   'array',
   'map',
 ])
-
-/**
- * Unwraps Avro-JSON optional unions (`{"string": "x"}`, `{"array": [...]}`) where the schema
- * expects the plain value, as DataHub's file source does when it reads Avro-style example
- * files. Pegasus unions (schema-typed as records) are left alone, so `{"string": "urn:..."}`
- * stays where a union is expected.
- */
-export function unwrapAvroUnions(schema: TSchema, value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value
-  const type = schema.type as string | undefined
-  if (!Array.isArray(value)) {
-    const keys = Object.keys(value)
-    const only = keys.length === 1 ? (keys[0] as string) : undefined
-    if (
-      only &&
-      AVRO_WRAPPERS.has(only) &&
-      (type === 'string' || type === 'array' || type === 'integer' || type === 'number' || type === 'boolean')
-    ) {
-      return unwrapAvroUnions(schema, (value as Record<string, unknown>)[only])
-    }
-  }
-  if (Array.isArray(value)) {
-    const items = schema.items as TSchema | undefined
-    return items ? value.map((v) => unwrapAvroUnions(items, v)) : value
-  }
-  if (type !== 'object') return value
-  const props = (schema.properties ?? {}) as Record<string, TSchema>
-  const rest =
-    typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as TSchema) : undefined
-  const patterns = schema.patternProperties as Record<string, TSchema> | undefined
-  const valueSchema = rest ?? (patterns ? Object.values(patterns)[0] : undefined)
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(value)) {
-    const member = props[k] ?? valueSchema
-    out[k] = member ? unwrapAvroUnions(member, v) : v
-  }
-  return out
-}

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import t from 'tap'
-import { ROOT } from '../helpers/spawn.js'
+import { ROOT } from './helpers/spawn.js'
 
 /**
  * The end-to-end tests that talk to the catalog only over HTTP, replayed with the three apps
