@@ -3,13 +3,18 @@
  * on stdout (a token, a table) and everything else on stderr, so `$(catalog token create …)`
  * captures just the token. Exit status: 0 done, 1 failed, 2 bad usage or configuration.
  */
+import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { configOrExit } from '@catalog/config'
 import { CatalogError } from '@catalog/core'
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { type TargetOptions, targetOf } from './client.js'
+import { CommandFailure } from './command-failure.js'
+import { backupDataDir, describeBackup } from './commands/backup.js'
+import { checkDataDir, describeCheck } from './commands/check.js'
 import { collect, describeSummary, ingestRecords } from './commands/ingest.js'
+import { describeRestore, restoreDataDir } from './commands/restore.js'
 import { createToken, listTokens, revokeToken } from './commands/token.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
@@ -27,6 +32,9 @@ export const SAMPLE_PATHS = [
   'test/fixtures/datahub/metadata-ingestion_examples_mce_files_bootstrap_mce.json',
   'test/fixtures/datahub/golden',
 ].map((p) => join(ROOT, p))
+
+/** The catalog's version (the root package.json), recorded in backup manifests. */
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
 
 const say = (line: string) => process.stderr.write(`${line}\n`)
 
@@ -94,6 +102,44 @@ export function program(): Command {
       ),
   ).action(async (options: TargetOptions & { concurrency: number }) => ingestPaths(SAMPLE_PATHS, options))
 
+  cli
+    .command('backup')
+    .description(
+      'copy the embedded catalog of $CATALOG_DATA_DIR (store, search index, token secret) into a new directory; safe while it runs',
+    )
+    .argument('<dir>', 'the backup directory (new or empty)')
+    .action(async (dir: string) => {
+      const started = Date.now()
+      const manifest = await backupDataDir(configOrExit(), dir, { version: VERSION, say })
+      process.stdout.write(`${describeBackup(dir, manifest, Date.now() - started)}\n`)
+    })
+  cli
+    .command('restore')
+    .description(
+      'verify a backup and put it in place as the catalog of $CATALOG_DATA_DIR (the catalog must be stopped)',
+    )
+    .argument('<dir>', 'a directory written by catalog backup')
+    .option('--force', 'replace the catalog files of a data dir that is not empty', false)
+    .action((dir: string, options: { force: boolean }) => {
+      const started = Date.now()
+      const config = configOrExit()
+      const manifest = restoreDataDir(config, dir, { force: options.force, say })
+      process.stdout.write(`${describeRestore(config.CATALOG_DATA_DIR, manifest, Date.now() - started)}\n`)
+    })
+  cli
+    .command('check')
+    .description(
+      'read-only integrity check of $CATALOG_DATA_DIR: SQLite integrity, edges against aspects, search documents against entities; exit 1 on mismatches',
+    )
+    .option('--json', 'print the report as JSON', false)
+    .option('--max <n>', 'mismatches to list', positiveInt, 10)
+    .action((options: { json: boolean; max: number }) => {
+      const report = checkDataDir(configOrExit(), options.max)
+      const out = options.json ? [JSON.stringify(report, null, 2)] : describeCheck(report)
+      process.stdout.write(`${out.join('\n')}\n`)
+      if (report.mismatches > 0) process.exitCode = 1
+    })
+
   const token = cli.command('token').description('access tokens, on the data of $CATALOG_DATA_DIR')
   token
     .command('create')
@@ -135,6 +181,10 @@ export async function run(argv: readonly string[]): Promise<number> {
     return Number(process.exitCode ?? 0)
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2
+    if (err instanceof CommandFailure) {
+      say(`catalog: ${err.message}`)
+      return 1
+    }
     if (err instanceof CatalogError || err instanceof InvalidArgumentError) {
       say(`catalog: ${err.message}`)
       return 2
