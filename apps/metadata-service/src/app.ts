@@ -3,9 +3,11 @@ import { aspectRoutes } from './routes/aspects.js'
 import { changeRoutes } from './routes/changes.js'
 import { entityRoutes } from './routes/entities.js'
 import { entityV2Routes } from './routes/entities-v2.js'
+import { entityActionRoutes } from './routes/entity-actions.js'
 import { metadataTestRoutes } from './routes/metadata-tests.js'
 import { operationRoutes } from './routes/operations.js'
 import { relationshipRoutes } from './routes/relationships.js'
+import { runRoutes } from './routes/runs.js'
 import { timeseriesRoutes } from './routes/timeseries.js'
 import type { MetadataServices } from './services/index.js'
 
@@ -23,8 +25,10 @@ export async function metadataService(
   { services }: MetadataServiceOptions,
 ): Promise<void> {
   const { ingest, reads, store } = services
-  await app.register(aspectRoutes, { ingest, reads })
+  await app.register(aspectRoutes, { ingest, reads, admin: services.admin })
   await app.register(entityRoutes, { ingest, reads })
+  await app.register(entityActionRoutes, { admin: services.admin, references: services.references })
+  await app.register(runRoutes, { runs: services.runs })
   await app.register(entityV2Routes, { reads })
   await app.register(changeRoutes, { store })
   await app.register(relationshipRoutes, { lineage: services.lineage })

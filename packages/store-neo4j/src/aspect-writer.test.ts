@@ -8,6 +8,7 @@ import type { EdgeTarget, Mutation, WriteBatch } from '@catalog/store'
 import { isInt } from 'neo4j-driver'
 import t from 'tap'
 import { AspectWriter } from './aspect-writer.js'
+import * as admin from './cypher-admin.js'
 import * as aspects from './cypher-aspects.js'
 import * as graph from './cypher-graph.js'
 import * as series from './cypher-timeseries.js'
@@ -18,7 +19,7 @@ const JDOE = 'urn:li:corpuser:jdoe'
 const created: AuditStamp = { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }
 
 const names = new Map<string, string>()
-for (const [name, value] of Object.entries({ ...aspects, ...graph, ...series })) {
+for (const [name, value] of Object.entries({ ...aspects, ...admin, ...graph, ...series })) {
   if (typeof value === 'object' && value !== null && 'text' in value)
     names.set((value as Statement).text, name)
 }
@@ -65,6 +66,8 @@ class ScriptedTx implements QueryRunner {
           aspect: k.aspect,
           metadata: this.rows.get(`${k.urn}|${k.aspect}`)?.metadata ?? null,
         }))
+      case 'PROMOTE_PREVIOUS':
+        return [{ row: { metadata: '{"tags":[]}', systemMetadata: '{"runId":"old"}' } }]
       case 'DELETE_ASPECT':
       case 'DELETE_ENTITY_ROWS':
         return [{ removed: [...this.rows.keys()].filter((k) => k.startsWith(`${p.urn}|`)).length }]
@@ -209,14 +212,48 @@ t.test('deletes: an aspect, the entity (key aspect), and nothing', async (t) => 
     'LOCK_CHANGE_LOG',
     'DELETE_ENTITY_ROWS',
     'DELETE_OUTGOING_EDGES',
+    'DELETE_INCOMING_EDGES',
     'DROP_EMPTY_ENTITY',
     'LOG_CHANGE',
   ])
-  t.match(entity.calls[4]?.params, { change: 'DELETE', entityDeleted: true, value: null })
+  t.match(entity.calls[5]?.params, { change: 'DELETE', entityDeleted: true, value: null })
   const nothing = new ScriptedTx()
   const outcome = await apply(nothing, batch(del('status', false)))
-  t.same(outcome.results, [{ urn: DS, aspect: 'status', changed: false }])
+  t.same(outcome.results, [{ urn: DS, aspect: 'status', changed: false, rows: 0 }])
   t.notOk(nothing.sequence().includes('LOG_CHANGE'), 'a delete of nothing is not logged')
+})
+
+t.test('rollback: promotes the previous version when the run wrote the latest, else nothing', async (t) => {
+  const rows = new Map([
+    [`${DS}|globalTags`, { metadata: '{"tags":[1]}', systemMetadata: '{"runId":"r1"}', maxVersion: 2 }],
+  ])
+  const rollback = (runId: string): Mutation => ({
+    kind: 'rollback',
+    urn: DS,
+    entityType: 'dataset',
+    aspect: 'globalTags',
+    runId,
+    created,
+    isKeyAspect: false,
+    edgesOf: () => [{ type: 'TaggedWith', destination: 'urn:li:tag:pii' }],
+  })
+  const other = new ScriptedTx(rows)
+  const skipped = await apply(other, batch(rollback('r2')))
+  t.same(skipped.results, [{ urn: DS, aspect: 'globalTags', changed: false, rows: 0 }])
+  t.same(other.sequence(), ['LOCK_CHANGE_LOG', 'CURRENT_ASPECT'], 'another run wrote it: untouched')
+  const tx = new ScriptedTx(rows)
+  const done = await apply(tx, batch(rollback('r1')))
+  t.same(done.results, [{ urn: DS, aspect: 'globalTags', changed: true, rows: 1 }])
+  t.same(tx.sequence(), [
+    'LOCK_CHANGE_LOG',
+    'CURRENT_ASPECT',
+    'PROMOTE_PREVIOUS',
+    'DELETE_EDGES_OF',
+    'mergeEdges',
+    'LOG_CHANGE',
+  ])
+  t.equal(String(tx.calls[2]?.params.previous), '2')
+  t.match(tx.calls[5]?.params, { change: 'UPSERT', value: '{"tags":[]}', systemMetadata: '{"runId":"old"}' })
 })
 
 t.test('time series are upserted by key and not logged', async (t) => {

@@ -12,11 +12,13 @@ import type {
   MutationResult,
   PatchAspect,
   RestateItem,
+  RollbackAspect,
   UpsertAspect,
   WriteBatch,
   WriteOutcome,
 } from '@catalog/store'
 import { patchToUpsert } from '@catalog/store'
+import { DELETE_INCOMING_EDGES, PROMOTE_PREVIOUS } from './cypher-admin.js'
 import {
   CHANGE_LOG_COUNTER,
   CURRENT_ASPECT,
@@ -109,7 +111,11 @@ export class AspectWriter {
         }
         case 'delete':
           if (mutation.isKeyAspect) newEntities.delete(mutation.urn)
-          results.push({ urn: mutation.urn, aspect: mutation.aspect, changed: await this.delete(mutation) })
+          results.push(await this.delete(mutation))
+          break
+        case 'rollback':
+          if (mutation.isKeyAspect) newEntities.delete(mutation.urn)
+          results.push(await this.rollback(mutation))
           break
         case 'timeseries':
           await appendTimeseries(this.tx, mutation.row)
@@ -168,15 +174,15 @@ export class AspectWriter {
     if (current && m.precondition?.require === 'aspect-absent') {
       return refuse(m, 'Cannot perform CREATE since the aspect already exists.')
     }
-    const systemMetadata = JSON.stringify(
-      systemMetadataWithDefaults(
-        m.systemMetadata as SystemMetadata | undefined,
-        m.created,
-        current?.systemMetadata,
-      ),
+    const sm = systemMetadataWithDefaults(
+      m.systemMetadata as SystemMetadata | undefined,
+      m.created,
+      current?.systemMetadata,
     )
+    const systemMetadata = JSON.stringify(sm)
+    const run = { runId: sm.runId ?? null, lastObserved: int(sm.lastObserved ?? m.created.time) }
     if (current && current.metadata === json) {
-      await this.tx.run(TOUCH_SYSTEM_METADATA, { urn: m.urn, aspect: m.aspect, systemMetadata })
+      await this.tx.run(TOUCH_SYSTEM_METADATA, { urn: m.urn, aspect: m.aspect, systemMetadata, ...run })
       return false
     }
     await this.tx.run(WRITE_LATEST, {
@@ -186,6 +192,7 @@ export class AspectWriter {
       archiveAs: current ? int(Number(row.maxVersion) + 1) : null,
       metadata: json,
       systemMetadata,
+      ...run,
       createdOn: int(m.created.time),
       createdBy: m.created.actor,
     })
@@ -207,17 +214,19 @@ export class AspectWriter {
    * Deletes an aspect (all versions and its edges), or with the key aspect the entity: its
    * rows, outgoing edges and time series. False when there was nothing to delete.
    */
-  private async delete(m: DeleteAspect): Promise<boolean> {
+  private async delete(m: DeleteAspect): Promise<MutationResult> {
     let removed: number
     if (m.isKeyAspect) {
       removed = Number((await this.tx.one(DELETE_ENTITY_ROWS, { urn: m.urn })).removed)
       await this.tx.run(DELETE_OUTGOING_EDGES, { urn: m.urn })
+      await this.tx.run(DELETE_INCOMING_EDGES, { urn: m.urn })
     } else {
       removed = Number((await this.tx.one(DELETE_ASPECT, { urn: m.urn, aspect: m.aspect })).removed)
       await this.tx.run(DELETE_EDGES_OF, { urn: m.urn, aspect: m.aspect })
     }
     await this.tx.run(DROP_EMPTY_ENTITY, { urn: m.urn })
-    if (removed === 0) return false
+    const result = { urn: m.urn, aspect: m.aspect, changed: removed > 0, rows: removed }
+    if (removed === 0) return result
     await this.log({
       urn: m.urn,
       entityType: m.entityType,
@@ -228,7 +237,38 @@ export class AspectWriter {
       created: m.created,
       systemMetadata: null,
     })
-    return true
+    return result
+  }
+
+  /** Undoes the latest write of an aspect when `m.runId` made it (see {@link RollbackAspect}). */
+  private async rollback(m: RollbackAspect): Promise<MutationResult> {
+    const row = await this.tx.one(CURRENT_ASPECT, { urn: m.urn, aspect: m.aspect })
+    const current = (row.current ?? undefined) as AspectNode | undefined
+    const runId = current?.systemMetadata
+      ? (JSON.parse(current.systemMetadata) as SystemMetadata).runId
+      : undefined
+    if (!current || runId !== m.runId) return { urn: m.urn, aspect: m.aspect, changed: false, rows: 0 }
+    const previous = Number(row.maxVersion ?? 0)
+    if (m.isKeyAspect || previous === 0) return this.delete({ ...m, kind: 'delete' })
+    const promoted = await this.tx.one(PROMOTE_PREVIOUS, {
+      urn: m.urn,
+      aspect: m.aspect,
+      previous: int(previous),
+    })
+    const restored = promoted.row as AspectNode
+    const value = JSON.parse(restored.metadata) as Record<string, unknown>
+    await this.replaceEdges(m.urn, m.entityType, m.aspect, m.edgesOf(value))
+    await this.log({
+      urn: m.urn,
+      entityType: m.entityType,
+      aspect: m.aspect,
+      change: 'UPSERT',
+      value: restored.metadata,
+      entityDeleted: false,
+      created: m.created,
+      systemMetadata: restored.systemMetadata ?? null,
+    })
+    return { urn: m.urn, aspect: m.aspect, changed: true, rows: 1 }
   }
 
   /** Replaces the edges an aspect produced: one statement per relationship type. */

@@ -3,7 +3,8 @@
  *
  * - `(:Entity {urn, entityType})`: one node per entity, unique by URN. An entity that is
  *   only the destination of an edge is a placeholder node without aspects.
- * - `(:Aspect {urn, aspect, version, metadata, systemMetadata, createdOn, createdBy})`: one
+ * - `(:Aspect {urn, aspect, version, metadata, systemMetadata, runId, lastObserved, createdOn,
+ *   createdBy})`: one
  *   node per version, unique by (urn, aspect, version), `metadata` the canonical JSON. Aspect
  *   nodes are keyed by URN rather than linked to their entity node, so every relationship in
  *   the graph is a registry edge between entity nodes.
@@ -50,13 +51,15 @@ export const LATEST_VALUES = cypher(
   'keys',
 )
 
-/** Refreshes the system metadata of the latest row (an identical write). */
+/** Refreshes the system metadata of the latest row (an identical write), with its run. */
 export const TOUCH_SYSTEM_METADATA = cypher(
   `MATCH (a:Aspect {urn: $urn, aspect: $aspect, version: 0})
-   SET a.systemMetadata = $systemMetadata`,
+   SET a.systemMetadata = $systemMetadata, a.runId = $runId, a.lastObserved = $lastObserved`,
   'urn',
   'aspect',
   'systemMetadata',
+  'runId',
+  'lastObserved',
 )
 
 /**
@@ -70,13 +73,16 @@ export const WRITE_LATEST = cypher(
    SET previous.version = $archiveAs
    WITH DISTINCT e
    CREATE (:Aspect {urn: $urn, aspect: $aspect, version: 0, metadata: $metadata,
-     systemMetadata: $systemMetadata, createdOn: $createdOn, createdBy: $createdBy})`,
+     systemMetadata: $systemMetadata, runId: $runId, lastObserved: $lastObserved,
+     createdOn: $createdOn, createdBy: $createdBy})`,
   'urn',
   'entityType',
   'aspect',
   'archiveAs',
   'metadata',
   'systemMetadata',
+  'runId',
+  'lastObserved',
   'createdOn',
   'createdBy',
 )

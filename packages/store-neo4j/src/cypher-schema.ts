@@ -14,6 +14,7 @@ export const SCHEMA = [
   ),
   cypher('CREATE INDEX catalog_aspect_urn IF NOT EXISTS FOR (a:Aspect) ON (a.urn)'),
   cypher('CREATE INDEX catalog_aspect_name IF NOT EXISTS FOR (a:Aspect) ON (a.aspect, a.version)'),
+  cypher('CREATE INDEX catalog_aspect_run IF NOT EXISTS FOR (a:Aspect) ON (a.runId)'),
   cypher('CREATE CONSTRAINT catalog_change_seq IF NOT EXISTS FOR (c:Change) REQUIRE c.seq IS UNIQUE'),
   cypher('CREATE CONSTRAINT catalog_counter_name IF NOT EXISTS FOR (c:Counter) REQUIRE c.name IS UNIQUE'),
   cypher(

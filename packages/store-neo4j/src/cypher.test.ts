@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import { InvalidInputError } from '@catalog/core'
 import type * as CypherLanguage from '@neo4j-cypher/language-support'
 import t from 'tap'
+import * as admin from './cypher-admin.js'
 import * as aspects from './cypher-aspects.js'
 import {
   checkRelationshipType,
@@ -21,7 +22,7 @@ function isStatement(value: unknown): value is Statement {
 }
 
 const named: Array<[string, Statement]> = [
-  ...Object.entries({ ...aspects, ...series, ...tasks }).flatMap(
+  ...Object.entries({ ...aspects, ...admin, ...series, ...tasks }).flatMap(
     ([name, value]): Array<[string, Statement]> => (isStatement(value) ? [[name, value]] : []),
   ),
   ['DELETE_EDGES_OF', DELETE_EDGES_OF],

@@ -8,16 +8,21 @@ import type {
   RelationshipPage,
   RelationshipQuery,
   RestateItem,
+  RunAspect,
+  RunPageQuery,
+  RunSummary,
   StoredTask,
   TaskState,
   TaskUpdate,
   TimeseriesCounts,
+  TimeseriesDeletion,
   TimeseriesIndex,
   TimeseriesIndexSize,
   TimeseriesQuery,
   WriteBatch,
   WriteOutcome,
 } from '@catalog/store'
+import { Neo4jAdmin } from './admin.js'
 import { AspectWriter } from './aspect-writer.js'
 import { Neo4jConnection, type Neo4jConnectionOptions } from './connection.js'
 import { CHANGE_LOG_COUNTER, CHANGES, EXISTS, HEAD, LATEST, SCAN, VERSION } from './cypher-aspects.js'
@@ -50,11 +55,13 @@ export class Neo4jMetadataStore implements MetadataStore {
   private readonly graph: Neo4jGraph
   private readonly series: Neo4jTimeseries
   private readonly tasks: Neo4jTasks
+  private readonly admin: Neo4jAdmin
 
   private constructor(private readonly connection: Neo4jConnection) {
     this.graph = new Neo4jGraph(connection)
     this.series = new Neo4jTimeseries(connection)
     this.tasks = new Neo4jTasks(connection)
+    this.admin = new Neo4jAdmin(connection)
   }
 
   /**
@@ -133,6 +140,22 @@ export class Neo4jMetadataStore implements MetadataStore {
       }),
     )
     return rows.map((r) => toStoredAspect(r.row as AspectNode))
+  }
+
+  countAspects(aspect: string, urnLike?: string): Promise<number> {
+    return this.admin.countAspects(aspect, urnLike)
+  }
+
+  runs(query: RunPageQuery): Promise<RunSummary[]> {
+    return this.admin.runs(query)
+  }
+
+  runAspects(runId: string, query: RunPageQuery): Promise<RunAspect[]> {
+    return this.admin.runAspects(runId, query)
+  }
+
+  deleteTimeseries(deletion: TimeseriesDeletion): Promise<number> {
+    return this.admin.deleteTimeseries(deletion)
   }
 
   relationships(query: RelationshipQuery): Promise<RelationshipPage> {

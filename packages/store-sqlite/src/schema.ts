@@ -11,6 +11,8 @@ CREATE TABLE IF NOT EXISTS metadata_aspect_v2 (
   PRIMARY KEY (urn, aspect, version)
 ) WITHOUT ROWID;
 DROP INDEX IF EXISTS metadata_aspect_latest_by_name;
+CREATE INDEX IF NOT EXISTS metadata_aspect_by_run
+  ON metadata_aspect_v2 (json_extract(systemmetadata, '$.runId'), urn, aspect) WHERE version = 0;
 
 CREATE TABLE IF NOT EXISTS edges (
   source TEXT NOT NULL,

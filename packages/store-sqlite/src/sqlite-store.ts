@@ -26,10 +26,15 @@ import type {
   RelationshipPage,
   RelationshipQuery,
   RestateItem,
+  RollbackAspect,
+  RunAspect,
+  RunPageQuery,
+  RunSummary,
   StoredTask,
   TaskState,
   TaskUpdate,
   TimeseriesCounts,
+  TimeseriesDeletion,
   TimeseriesIndex,
   TimeseriesIndexSize,
   TimeseriesQuery,
@@ -40,6 +45,7 @@ import type {
 import { patchToUpsert } from '@catalog/store'
 import Database from 'better-sqlite3'
 import { STORE_DDL } from './schema.js'
+import { SqliteAdmin } from './sqlite-admin.js'
 import { SqliteGraph } from './sqlite-graph.js'
 import { SqliteTimeseries } from './sqlite-timeseries.js'
 
@@ -88,6 +94,7 @@ export class SqliteMetadataStore implements MetadataStore {
   private readonly stmt: ReturnType<typeof prepare>
   private readonly graph: SqliteGraph
   private readonly series: SqliteTimeseries
+  private readonly admin: SqliteAdmin
   private readonly applyOne: (batch: WriteBatch) => WriteOutcome
   private readonly applyGroup: (items: Pending[]) => void
   private readonly applyIsolated: (items: Pending[]) => void
@@ -115,6 +122,7 @@ export class SqliteMetadataStore implements MetadataStore {
     this.stmt = prepare(this.db)
     this.graph = new SqliteGraph(this.db)
     this.series = new SqliteTimeseries(this.db)
+    this.admin = new SqliteAdmin(this.db)
     this.applyOne = this.db.transaction((batch: WriteBatch) => this.apply(batch))
     // Fast path: the whole group in one transaction, no savepoints (they cost more than the
     // writes themselves). Any failure rolls the group back; `applyIsolated` then retries
@@ -232,7 +240,11 @@ export class SqliteMetadataStore implements MetadataStore {
         case 'delete':
           touched.add(`${mutation.urn}\u0000${mutation.aspect}`)
           if (mutation.isKeyAspect) newEntities.delete(mutation.urn)
-          results.push({ urn: mutation.urn, aspect: mutation.aspect, changed: this.delete(mutation) })
+          results.push(this.delete(mutation))
+          break
+        case 'rollback':
+          if (mutation.isKeyAspect) newEntities.delete(mutation.urn)
+          results.push(this.rollback(mutation))
           break
         case 'timeseries':
           this.appendTimeseries(mutation.row)
@@ -280,21 +292,51 @@ export class SqliteMetadataStore implements MetadataStore {
     return true
   }
 
-  private delete(m: DeleteAspect): boolean {
+  private delete(m: DeleteAspect): MutationResult {
     const s = this.stmt
+    let rows: number
     if (m.isKeyAspect) {
-      const removed = s.deleteEntity.run(m.urn).changes
+      rows = s.deleteEntity.run(m.urn).changes
       s.deleteOutgoing.run(m.urn)
+      s.deleteIncoming.run(m.urn)
       s.deleteEntityTimeseries.run(m.urn)
-      if (removed === 0) return false
-      s.log.run(m.urn, m.entityType, m.aspect, 'DELETE', null, 1, m.created.time, m.created.actor, null)
-      return true
+    } else {
+      rows = s.deleteAspect.run(m.urn, m.aspect).changes
+      s.deleteEdgesOf.run(m.urn, m.aspect)
     }
-    const removed = s.deleteAspect.run(m.urn, m.aspect).changes
-    s.deleteEdgesOf.run(m.urn, m.aspect)
-    if (removed === 0) return false
-    s.log.run(m.urn, m.entityType, m.aspect, 'DELETE', null, 0, m.created.time, m.created.actor, null)
-    return true
+    if (rows > 0) {
+      const deleted = m.isKeyAspect ? 1 : 0
+      s.log.run(m.urn, m.entityType, m.aspect, 'DELETE', null, deleted, m.created.time, m.created.actor, null)
+    }
+    return { urn: m.urn, aspect: m.aspect, changed: rows > 0, rows }
+  }
+
+  /** Undoes the latest write of an aspect when `m.runId` made it (see {@link RollbackAspect}). */
+  private rollback(m: RollbackAspect): MutationResult {
+    const s = this.stmt
+    const current = s.latestOne.get(m.urn, m.aspect) as AspectRow | undefined
+    const runId = current?.systemmetadata
+      ? (JSON.parse(current.systemmetadata) as SystemMetadata).runId
+      : undefined
+    if (!current || runId !== m.runId) return { urn: m.urn, aspect: m.aspect, changed: false, rows: 0 }
+    const max = (s.maxVersion.get(m.urn, m.aspect) as { v: number }).v
+    if (m.isKeyAspect || max === 0) return this.delete({ ...m, kind: 'delete' })
+    s.deleteVersion.run(m.urn, m.aspect, 0)
+    s.promote.run(m.urn, m.aspect, max)
+    const restored = s.latestOne.get(m.urn, m.aspect) as AspectRow
+    this.replaceEdges(m.urn, m.aspect, m.edgesOf(JSON.parse(restored.metadata) as Record<string, unknown>))
+    s.log.run(
+      m.urn,
+      m.entityType,
+      m.aspect,
+      'UPSERT',
+      restored.metadata,
+      0,
+      m.created.time,
+      m.created.actor,
+      restored.systemmetadata,
+    )
+    return { urn: m.urn, aspect: m.aspect, changed: true, rows: 1 }
   }
 
   private replaceEdges(urn: string, aspect: string, edges: readonly EdgeTarget[]): void {
@@ -419,6 +461,23 @@ export class SqliteMetadataStore implements MetadataStore {
     return this.series.tasksInState(state)
   }
 
+  async countAspects(aspect: string, urnLike?: string): Promise<number> {
+    return this.admin.countAspects(aspect, urnLike)
+  }
+
+  async runs(q: RunPageQuery): Promise<RunSummary[]> {
+    return this.admin.runs(q)
+  }
+
+  async runAspects(runId: string, q: RunPageQuery): Promise<RunAspect[]> {
+    return this.admin.runAspects(runId, q)
+  }
+
+  async deleteTimeseries(d: TimeseriesDeletion): Promise<number> {
+    if (this.closed) throw new UnavailableError('the metadata store is closed')
+    return this.admin.deleteTimeseries(d)
+  }
+
   async scan(q: AspectScan): Promise<StoredAspect[]> {
     const rows = this.stmt.scan.all({
       urn: q.urn ?? null,
@@ -524,6 +583,11 @@ function prepare(db: Database.Database) {
     deleteEntityTimeseries: db.prepare('DELETE FROM timeseries WHERE urn = ?'),
     deleteEdgesOf: db.prepare('DELETE FROM edges WHERE source = ? AND aspect = ?'),
     deleteOutgoing: db.prepare('DELETE FROM edges WHERE source = ?'),
+    deleteIncoming: db.prepare('DELETE FROM edges WHERE destination = ?'),
+    deleteVersion: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?'),
+    promote: db.prepare(
+      'UPDATE metadata_aspect_v2 SET version = 0 WHERE urn = ? AND aspect = ? AND version = ?',
+    ),
     insertEdge: db.prepare(
       'INSERT OR IGNORE INTO edges (source, type, destination, aspect) VALUES (?, ?, ?, ?)',
     ),

@@ -1,3 +1,4 @@
+export * from './admin-port.js'
 export * from './graph-port.js'
 export * from './port.js'
 export * from './timeseries-port.js'

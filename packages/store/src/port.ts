@@ -1,4 +1,5 @@
 import type { AuditStamp, ChangeLogEntry, StoredAspect, SystemMetadata, TimeseriesRow } from '@catalog/core'
+import type { AdminStore } from './admin-port.js'
 import type { GraphStore } from './graph-port.js'
 import type { TimeseriesStore } from './timeseries-port.js'
 
@@ -61,7 +62,11 @@ export interface PatchAspect {
   readonly apply: (current: Record<string, unknown> | undefined) => PatchResult
 }
 
-/** Delete an aspect (all its versions and edges); deleting the key aspect deletes the entity. */
+/**
+ * Delete an aspect (all its versions and edges); deleting the key aspect deletes the entity:
+ * every aspect row, its time-series rows and its edges in both directions (DataHub removes
+ * the graph node; aspects of other entities that refer to it keep their values).
+ */
 export interface DeleteAspect {
   readonly kind: 'delete'
   readonly urn: string
@@ -72,13 +77,31 @@ export interface DeleteAspect {
   readonly isKeyAspect: boolean
 }
 
+/**
+ * Undo the last write of an aspect when it came from `runId` (DataHub's rollback): the
+ * previous version becomes the latest again (its edges from `edgesOf`), or the aspect goes
+ * when it has none; with the key aspect, the whole entity goes as a key-aspect delete would.
+ * Unchanged when the latest row was written by another run or there is none.
+ */
+export interface RollbackAspect {
+  readonly kind: 'rollback'
+  readonly urn: string
+  readonly entityType: string
+  readonly aspect: string
+  readonly runId: string
+  readonly created: AuditStamp
+  readonly isKeyAspect: boolean
+  /** The edges a restored previous value produces. */
+  readonly edgesOf: (value: Record<string, unknown>) => readonly EdgeTarget[]
+}
+
 /** Append (or replace, for the same timestamp and partition) a time-series value. */
 export interface AppendTimeseries {
   readonly kind: 'timeseries'
   readonly row: TimeseriesRow
 }
 
-export type Mutation = UpsertAspect | PatchAspect | DeleteAspect | AppendTimeseries
+export type Mutation = UpsertAspect | PatchAspect | DeleteAspect | RollbackAspect | AppendTimeseries
 
 /** Aspects DataHub writes with the first write of an entity (key aspect first). */
 export interface EntityDefaults {
@@ -109,6 +132,8 @@ export interface MutationResult {
   readonly aspect: string
   /** False for a write equal to the stored value (no new version) or a delete of nothing. */
   readonly changed: boolean
+  /** Deletes and rollbacks: how many aspect rows (every version) were removed. */
+  readonly rows?: number
 }
 
 export interface WriteOutcome {
@@ -182,8 +207,8 @@ export interface AspectStore {
   close(): Promise<void>
 }
 
-/** The whole metadata store port: aspects and change log, graph, time series. */
-export interface MetadataStore extends AspectStore, GraphStore, TimeseriesStore {}
+/** The whole metadata store port: aspects and change log, graph, time series, runs and counts. */
+export interface MetadataStore extends AspectStore, GraphStore, TimeseriesStore, AdminStore {}
 
 /** The upsert a patch amounts to, given the latest value (adapters call it inside their write transaction). */
 export function patchToUpsert(m: PatchAspect, current: Record<string, unknown> | undefined): UpsertAspect {

@@ -7,24 +7,50 @@ import {
   urnFromPath,
 } from '@catalog/http-kit'
 import { Type } from 'typebox'
+import { GetCountSchema } from '../schemas/entity-actions.js'
 import {
   IngestProposalBatchBodySchema,
   IngestProposalBodySchema,
   StringValueSchema,
 } from '../schemas/ingest.js'
+import type { EntityAdminService } from '../services/entity-admin-service.js'
 import type { IngestService } from '../services/ingest-service.js'
 import { AspectNotFoundError, type ReadService } from '../services/read-service.js'
 
 export interface AspectRoutesOptions {
   readonly ingest: IngestService
   readonly reads: ReadService
+  readonly admin: EntityAdminService
 }
 
 /** `/aspects`: propose aspect changes (MCPs) and read versioned aspects. */
 export async function aspectRoutes(
   app: CatalogServer,
-  { ingest, reads }: AspectRoutesOptions,
+  { ingest, reads, admin }: AspectRoutesOptions,
 ): Promise<void> {
+  const getCount = {
+    summary: 'Number of latest rows of an aspect, optionally of URNs matching a SQL LIKE pattern',
+    tags: ['aspects'],
+    querystring: Type.Object({ action: Type.Literal('getCount') }),
+    response: { 200: Type.Object({ value: Type.Integer() }) },
+  }
+  app.post(
+    '/aspects',
+    { constraints: { action: 'getCount' }, schema: { ...getCount, body: GetCountSchema } },
+    async (request) => ({ value: await admin.countAspect(request.body.aspect, request.body.urnLike) }),
+  )
+  app.get(
+    '/aspects',
+    {
+      constraints: { action: 'getCount' },
+      schema: {
+        ...getCount,
+        querystring: Type.Object({ action: Type.Literal('getCount'), ...GetCountSchema.properties }),
+      },
+    },
+    async (request) => ({ value: await admin.countAspect(request.query.aspect, request.query.urnLike) }),
+  )
+
   app.post(
     '/aspects',
     {

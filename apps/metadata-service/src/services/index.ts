@@ -1,11 +1,14 @@
 import type { Registry } from '@catalog/core'
 import type { MetadataStore } from '@catalog/store'
+import { DeleteReferencesService } from './delete-references-service.js'
+import { EntityAdminService } from './entity-admin-service.js'
 import { type AfterWrite, IngestService } from './ingest-service.js'
 import { type LineageLimits, LineageService } from './lineage-service.js'
 import { MetadataTestsService } from './metadata-tests-service.js'
 import type { ProgressLog } from './operations-restore.js'
 import { OperationsService } from './operations-service.js'
 import { ReadService } from './read-service.js'
+import { RunsService } from './runs-service.js'
 import { TaskRunner } from './tasks-service.js'
 import { TimeseriesService } from './timeseries-service.js'
 
@@ -20,6 +23,9 @@ export interface MetadataServices {
   readonly tasks: TaskRunner
   readonly operations: OperationsService
   readonly metadataTests: MetadataTestsService
+  readonly admin: EntityAdminService
+  readonly references: DeleteReferencesService
+  readonly runs: RunsService
 }
 
 /** Optional settings of the services (from the config at boot). */
@@ -48,5 +54,8 @@ export function createMetadataServices(
     metadataTests: new MetadataTestsService(registry, store, ingest),
     reads: new ReadService(registry, store),
     lineage: new LineageService(registry, store, options.lineage),
+    admin: new EntityAdminService(registry, store, ingest),
+    references: new DeleteReferencesService(registry, store, ingest),
+    runs: new RunsService(registry, store, ingest),
   }
 }

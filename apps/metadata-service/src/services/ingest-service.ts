@@ -67,6 +67,29 @@ export class IngestService {
     return this.commit(builder.build())
   }
 
+  /**
+   * Undoes the last write of each aspect when `runId` made it, in one batch (DataHub's
+   * rollback): the previous version comes back, or the aspect goes; a key aspect takes the
+   * whole entity with it.
+   */
+  async rollback(rows: ReadonlyArray<{ urn: string; aspect: string }>, runId: string, actor: string) {
+    const created = stamp(actor)
+    const mutations: Mutation[] = rows.map(({ urn, aspect }) => {
+      const { entity } = this.registry.resolveUrn(urn)
+      return {
+        kind: 'rollback',
+        urn,
+        entityType: entity.name,
+        aspect,
+        runId,
+        created,
+        isKeyAspect: aspect === entity.keyAspect,
+        edgesOf: (value) => this.registry.edges(entity, aspect, value),
+      }
+    })
+    return this.commit({ mutations, created })
+  }
+
   private async commit(batch: WriteBatch): Promise<WriteOutcome> {
     const outcome = await this.store.write(batch)
     if (this.afterWrite) await this.afterWrite(outcome.seq)

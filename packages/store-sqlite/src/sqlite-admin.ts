@@ -1,0 +1,81 @@
+import { NO_RUN_ID } from '@catalog/core'
+import type { RunAspect, RunPageQuery, RunSummary, TimeseriesDeletion } from '@catalog/store'
+import type Database from 'better-sqlite3'
+
+/** The run id and observation time of a latest row, as the expression index sees them. */
+const RUN_ID = "json_extract(a.systemmetadata, '$.runId')"
+const OBSERVED = "COALESCE(json_extract(a.systemmetadata, '$.lastObserved'), a.createdon)"
+/** Rows of soft-deleted entities are left out unless asked for. */
+const NOT_SOFT_DELETED = `(@includeSoft = 1 OR NOT EXISTS (
+  SELECT 1 FROM metadata_aspect_v2 s WHERE s.urn = a.urn AND s.aspect = 'status' AND s.version = 0
+    AND json_extract(s.metadata, '$.removed') = 1))`
+
+/**
+ * Runs, counts and time-series deletes of the embedded store. Runs are read from the latest
+ * aspect rows through the `metadata_aspect_by_run` expression index, so every write path keeps
+ * them without extra bookkeeping.
+ */
+export class SqliteAdmin {
+  private readonly stmt: ReturnType<typeof prepare>
+
+  constructor(db: Database.Database) {
+    this.stmt = prepare(db)
+  }
+
+  countAspects(aspect: string, urnLike?: string): number {
+    return (this.stmt.count.get({ aspect, urnLike: urnLike ?? null }) as { n: number }).n
+  }
+
+  runs(q: RunPageQuery): RunSummary[] {
+    const rows = this.stmt.runs.all({ ...page(q), noRun: NO_RUN_ID }) as Array<{
+      run_id: string
+      n: number
+      ts: number
+    }>
+    return rows.map((r) => ({ runId: r.run_id, rows: r.n, timestamp: r.ts }))
+  }
+
+  runAspects(runId: string, q: RunPageQuery): RunAspect[] {
+    const rows = this.stmt.runAspects.all({ ...page(q), runId }) as Array<{
+      urn: string
+      aspect: string
+      ts: number
+    }>
+    return rows.map((r) => ({ runId, urn: r.urn, aspect: r.aspect, timestamp: r.ts }))
+  }
+
+  deleteTimeseries(d: TimeseriesDeletion): number {
+    const bounds = { urn: d.urn, start: d.startTimeMillis ?? null, end: d.endTimeMillis ?? null }
+    if (!d.aspects) return this.stmt.deleteSeries.run({ ...bounds, aspect: null }).changes
+    let n = 0
+    for (const aspect of d.aspects) n += this.stmt.deleteSeries.run({ ...bounds, aspect }).changes
+    return n
+  }
+}
+
+function page(q: RunPageQuery) {
+  return { start: q.start, count: q.count, includeSoft: q.includeSoftDeleted ? 1 : 0 }
+}
+
+function prepare(db: Database.Database) {
+  return {
+    count: db.prepare(
+      `SELECT COUNT(*) AS n FROM metadata_aspect_v2
+       WHERE version = 0 AND aspect = @aspect AND (@urnLike IS NULL OR urn LIKE @urnLike)`,
+    ),
+    runs: db.prepare(
+      `SELECT ${RUN_ID} AS run_id, COUNT(*) AS n, MAX(${OBSERVED}) AS ts FROM metadata_aspect_v2 a
+       WHERE a.version = 0 AND ${RUN_ID} IS NOT NULL AND ${RUN_ID} <> @noRun AND ${NOT_SOFT_DELETED}
+       GROUP BY run_id ORDER BY ts DESC, run_id LIMIT @count OFFSET @start`,
+    ),
+    runAspects: db.prepare(
+      `SELECT a.urn, a.aspect, ${OBSERVED} AS ts FROM metadata_aspect_v2 a
+       WHERE a.version = 0 AND ${RUN_ID} = @runId AND ${NOT_SOFT_DELETED}
+       ORDER BY a.urn, a.aspect LIMIT @count OFFSET @start`,
+    ),
+    deleteSeries: db.prepare(
+      `DELETE FROM timeseries WHERE urn = @urn AND (@aspect IS NULL OR aspect = @aspect)
+         AND (@start IS NULL OR timestamp_millis >= @start) AND (@end IS NULL OR timestamp_millis <= @end)`,
+    ),
+  }
+}
