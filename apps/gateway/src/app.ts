@@ -9,7 +9,13 @@ import {
 } from '@catalog/http-kit'
 import { type MetadataServices, metadataService } from '@catalog/metadata-service'
 import { type SearchServices, searchService } from '@catalog/search-service'
-import { graphqlRoutes, HttpMetadataClient, InProcessMetadataClient } from './graphql/index.js'
+import {
+  graphqlRoutes,
+  HttpMetadataClient,
+  HttpSearchClient,
+  InProcessMetadataClient,
+  InProcessSearchClient,
+} from './graphql/index.js'
 import { proxyRoutes, type Service } from './proxy.js'
 import { configRoute } from './routes/config.js'
 
@@ -78,6 +84,8 @@ export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise
   }
   const registry = backends.kind === 'embedded' ? backends.metadata.registry : new Registry()
   const embedded = backends.kind === 'embedded' ? new InProcessMetadataClient(backends.metadata) : undefined
+  const embeddedSearch =
+    backends.kind === 'embedded' && backends.search ? new InProcessSearchClient(backends.search) : undefined
   await app.register(graphqlRoutes, {
     registry,
     clientFor: (request) =>
@@ -87,6 +95,10 @@ export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise
         registry,
         request.headers.authorization,
       ),
+    searchFor: (request) =>
+      backends.kind === 'embedded'
+        ? embeddedSearch
+        : new HttpSearchClient(backends.targets.search, request.headers.authorization),
     ...(opts.auth?.tokens ? { tokens: opts.auth.tokens } : {}),
   })
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { TokenService } from './token-service.js'
 
-/** Paths anyone may read without a token: health, readiness, metrics, `/config` and the API docs. */
+/** Paths anyone may read without a token: health, readiness, metrics, `/config`, the API docs and the GraphiQL page. */
 export function isPublicPath(url: string): boolean {
   const q = url.indexOf('?')
   let path = q < 0 ? url : url.slice(0, q)
@@ -15,7 +15,10 @@ export function isPublicPath(url: string): boolean {
     path === '/metrics' ||
     path === '/config' ||
     path === '/restli/docs' ||
-    path.startsWith('/restli/docs/')
+    path.startsWith('/restli/docs/') ||
+    // The GraphiQL page and its scripts; the API it calls (/api/graphql) still needs a token.
+    path === '/api/graphiql' ||
+    path.startsWith('/api/graphiql/')
   )
 }
 

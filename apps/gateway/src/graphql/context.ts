@@ -2,6 +2,7 @@ import type { TokenService } from '@catalog/auth'
 import { InvalidInputError, type Registry } from '@catalog/core'
 import type { FastifyBaseLogger } from 'fastify'
 import type { MetadataClient } from './clients/metadata-client.js'
+import type { SearchClient } from './clients/search-client.js'
 import { EntityLoader } from './entity-loader.js'
 import { MAPPINGS, type Mapped } from './mappers/index.js'
 
@@ -10,6 +11,10 @@ export interface CatalogContext {
   /** The authenticated actor (the root user with auth off): the actor of every audit stamp written. */
   readonly actor: string
   readonly client: MetadataClient
+  /** Search, autocomplete and browse; absent when the server has no search service. */
+  readonly search?: SearchClient
+  /** What this request has spent of its per-request bounds (URNs asked of `entities`). */
+  readonly budget: { entities: number }
   readonly registry: Registry
   readonly graph: EntityGraph
   /** Mints and verifies access tokens; absent when the server has no signing secret. */

@@ -11,6 +11,11 @@ interface Extensions {
   readonly classification: 'DataFetchingException' | 'ValidationError'
 }
 
+/** A root field of DataHub's schema this server does not answer yet (its message names the field). */
+export class NotServedError extends Error {
+  override readonly name = 'NotServedError'
+}
+
 /** The message DataHub gives an error it cannot explain. */
 export const UNKNOWN_ERROR = 'An unknown error occurred.'
 
@@ -38,6 +43,7 @@ function extensionsOf(err: unknown, classification: Extensions['classification']
           : { code: 500, type: 'SERVER_ERROR', classification }
     }
   }
+  if (err instanceof NotServedError) return { code: 500, type: 'SERVER_ERROR', classification }
   if (classification === 'ValidationError') return { code: 400, type: 'BAD_REQUEST', classification }
   return { code: 500, type: 'SERVER_ERROR', classification }
 }
@@ -50,7 +56,12 @@ function shape(
 ): GraphQLFormattedError {
   const original = error.originalError
   let message = error.message
-  if (original && !(original instanceof CatalogError) && !(original instanceof GraphQLError)) {
+  if (
+    original &&
+    !(original instanceof CatalogError) &&
+    !(original instanceof GraphQLError) &&
+    !(original instanceof NotServedError)
+  ) {
     // A bug, not bad input: say nothing of internals.
     log.error({ err: original, path: error.path }, 'graphql resolver failed')
     message = UNKNOWN_ERROR
@@ -75,7 +86,8 @@ function asGraphQLError(err: unknown): GraphQLError {
  * Mercurius error formatter, answering as DataHub's GraphQL controller does: HTTP 200 with
  * `{data, errors}` for validation and resolver errors, every error carrying
  * `extensions {code, type, classification}`; 401 with an `UNAUTHORIZED` error when
- * authentication failed; a bare 400 for unparseable JSON or a missing query; the error's own
+ * authentication failed; a bare 400 for unparseable JSON (a missing or non-string query is
+ * answered before, see `request-check.ts`); the error's own
  * status for other request-level failures (413, 415, 405, 503).
  */
 export function formatGraphqlErrors(
@@ -96,6 +108,11 @@ export function formatGraphqlErrors(
       statusCode: status === 405 ? 405 : 200,
       response: { data: null, errors: errors as unknown as GraphQLError[] },
     }
+  }
+  if (execution.data === undefined && first && !first.originalError) {
+    // graphql-js refused the request itself (unknown or missing operation name): nothing ran.
+    const errors = execution.errors.map((e) => shape(e, 'ValidationError', log))
+    return { statusCode: 200, response: { data: null, errors: errors as unknown as GraphQLError[] } }
   }
   if (execution.data === undefined && first) {
     // Failed before execution: authentication, body parsing, method, size.

@@ -4,14 +4,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import mercurius from 'mercurius'
 import { Type } from 'typebox'
 import type { MetadataClient } from './clients/metadata-client.js'
+import type { SearchClient } from './clients/search-client.js'
 import { type CatalogContext, EntityGraph } from './context.js'
 import { formatGraphqlErrors } from './errors.js'
 import { GRAPHQL_LIMITS, queryLimitsRule } from './limits.js'
-import { buildResolvers } from './resolvers.js'
-import { TYPE_DEFS } from './schema/index.js'
+import { checkGraphqlRequest } from './request-check.js'
+import { buildResolvers } from './resolvers/index.js'
+import { datahubSchema } from './schema/index.js'
 
+const API_PREFIX = '/api'
 /** Where GraphQL is served (DataHub GMS's path). */
-export const GRAPHQL_PATH = '/api/graphql'
+export const GRAPHQL_PATH = `${API_PREFIX}/graphql`
+/** Where the GraphiQL page is served (its script loads GraphiQL and React from unpkg.com). */
+export const GRAPHIQL_PATH = `${API_PREFIX}/graphiql`
 
 const GraphqlResponseSchema = Type.Object({
   data: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
@@ -36,45 +41,61 @@ const GraphqlResponseSchema = Type.Object({
 export interface GraphqlOptions {
   /** The metadata client serving one request (the HTTP one forwards the request's Authorization). */
   readonly clientFor: (request: FastifyRequest) => MetadataClient
+  /** The search client serving one request; absent when the server has no search service. */
+  readonly searchFor?: (request: FastifyRequest) => SearchClient | undefined
   readonly registry: Registry
   readonly tokens?: TokenService
 }
 
 /**
- * GraphQL at `POST /api/graphql` (and GET for queries), DataHub's schema subset, served by
+ * GraphQL at `POST /api/graphql` (and GET for queries), DataHub's whole schema, served by
  * mercurius in its own encapsulated context (its error handler stays here). Introspection is
- * on; depth, field count and token count are bounded (see {@link GRAPHQL_LIMITS}).
+ * on; depth, field count and token count are bounded (see {@link GRAPHQL_LIMITS}). GraphiQL
+ * at `GET /api/graphiql`.
  */
 export async function graphqlRoutes(app: FastifyInstance, options: GraphqlOptions): Promise<void> {
   app.addHook('onRoute', (route) => {
     if (route.url !== GRAPHQL_PATH) return
     // DataHub's numeric `extensions.code` and integer path members (mercurius types both as strings).
     route.schema = { ...route.schema, response: { '2xx': GraphqlResponseSchema }, tags: ['graphql'] }
+    const existing = route.preValidation ? [route.preValidation].flat() : []
+    route.preValidation = [...existing, checkGraphqlRequest]
   })
-  await app.register(mercurius, {
-    schema: TYPE_DEFS,
-    resolvers: buildResolvers() as never,
-    path: GRAPHQL_PATH,
-    graphiql: false,
-    allowBatchedQueries: false,
-    validationRules: [queryLimitsRule()],
-    graphql: { parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens } },
-    errorFormatter: formatGraphqlErrors as never,
-    context: (request: FastifyRequest): CatalogContext => {
-      const client = options.clientFor(request)
-      return {
-        actor: request.actor ?? ROOT_ACTOR,
-        client,
-        registry: options.registry,
-        graph: new EntityGraph(client, options.registry),
-        ...(options.tokens ? { tokens: options.tokens } : {}),
-        log: request.log,
-      }
+  const schema = datahubSchema()
+  // Under `/api`, so that mercurius's GraphiQL page lands at GRAPHIQL_PATH beside GRAPHQL_PATH.
+  await app.register(
+    async (scoped) => {
+      await scoped.register(mercurius, {
+        schema,
+        resolvers: buildResolvers(schema) as never,
+        path: GRAPHQL_PATH.slice(API_PREFIX.length),
+        graphiql: true,
+        allowBatchedQueries: false,
+        validationRules: [queryLimitsRule()],
+        graphql: { parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens } },
+        errorFormatter: formatGraphqlErrors as never,
+        context: (request: FastifyRequest): CatalogContext => {
+          const client = options.clientFor(request)
+          const search = options.searchFor?.(request)
+          return {
+            actor: request.actor ?? ROOT_ACTOR,
+            client,
+            ...(search ? { search } : {}),
+            budget: { entities: 0 },
+            registry: options.registry,
+            graph: new EntityGraph(client, options.registry),
+            ...(options.tokens ? { tokens: options.tokens } : {}),
+            log: request.log,
+          }
+        },
+      })
     },
-  })
+    { prefix: API_PREFIX },
+  )
 }
 
 export { HttpMetadataClient } from './clients/http-client.js'
 export { InProcessMetadataClient } from './clients/in-process-client.js'
 export type { MetadataClient } from './clients/metadata-client.js'
+export { HttpSearchClient, InProcessSearchClient } from './clients/search-client.js'
 export { GRAPHQL_LIMITS } from './limits.js'

@@ -1,17 +1,6 @@
-import {
-  type CatalogError,
-  ConflictError,
-  ForbiddenError,
-  InvalidInputError,
-  NotFoundError,
-  OverloadedError,
-  PreconditionError,
-  type Registry,
-  UnauthorizedError,
-  UnavailableError,
-  ValidationError,
-} from '@catalog/core'
+import { InvalidInputError, type Registry } from '@catalog/core'
 import type { AspectValue, EntityAspects, MetadataClient, MetadataProposal } from './metadata-client.js'
+import { restCall } from './rest-call.js'
 
 /** URNs per `/entitiesV2?ids=List(...)` call, to keep URLs short. */
 const BATCH = 50
@@ -80,62 +69,13 @@ export class HttpMetadataClient implements MetadataClient {
     return body ? Object.values(body.aspect)[0] : undefined
   }
 
-  private async call(
-    method: string,
-    path: string,
-    payload?: unknown,
-    notFoundIsEmpty = false,
-  ): Promise<unknown> {
-    const headers: Record<string, string> = { 'x-restli-protocol-version': '2.0.0' }
-    if (this.authorization) headers.authorization = this.authorization
-    if (payload !== undefined) headers['content-type'] = 'application/json'
-    let response: Response
-    try {
-      response = await fetch(this.baseUrl + path, {
-        method,
-        headers,
-        ...(payload !== undefined ? { body: JSON.stringify(payload) } : {}),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      })
-    } catch (err) {
-      throw new UnavailableError(`the metadata service at ${this.baseUrl} did not answer`, { cause: err })
-    }
-    const text = await response.text()
-    if (response.status === 404 && notFoundIsEmpty) return undefined
-    if (!response.ok) throw errorFor(response.status, messageOf(text) ?? `HTTP ${response.status}`)
-    return text.length > 0 ? JSON.parse(text) : undefined
-  }
-}
-
-function messageOf(text: string): string | undefined {
-  try {
-    const body = JSON.parse(text) as { message?: unknown }
-    return typeof body.message === 'string' ? body.message : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/** The domain error for a metadata-service error status (its Rest.li body's message kept). */
-function errorFor(status: number, message: string): CatalogError {
-  switch (status) {
-    case 400:
-      return new InvalidInputError(message)
-    case 401:
-      return new UnauthorizedError(message)
-    case 403:
-      return new ForbiddenError(message)
-    case 404:
-      return new NotFoundError(message)
-    case 409:
-      return new ConflictError(message)
-    case 412:
-      return new PreconditionError(message)
-    case 422:
-      return new ValidationError(message)
-    case 429:
-      return new OverloadedError(message)
-    default:
-      return new UnavailableError(`the metadata service failed (HTTP ${status}): ${message}`)
+  private call(method: string, path: string, payload?: unknown, notFoundIsEmpty = false): Promise<unknown> {
+    return restCall(this.baseUrl, 'the metadata service', this.authorization, {
+      method,
+      path,
+      payload,
+      notFoundIsEmpty,
+      timeoutMs: this.timeoutMs,
+    })
   }
 }

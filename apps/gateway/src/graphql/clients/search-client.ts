@@ -1,0 +1,66 @@
+import type { SearchServices } from '@catalog/search-service'
+import { restCall } from './rest-call.js'
+
+/** `POST /entities?action=searchAcrossEntities` body, as the search service takes it. */
+export interface SearchAcrossBody {
+  readonly input: string
+  readonly entities: readonly string[]
+  readonly start: number
+  readonly count: number
+  readonly filter?: { readonly or: readonly { readonly and: readonly Record<string, unknown>[] }[] }
+  readonly sortCriteria?: readonly { readonly field: string; readonly order: 'ASCENDING' | 'DESCENDING' }[]
+  readonly searchFlags?: Record<string, unknown>
+}
+
+/** One facet value as the search service counts it. */
+export interface FacetValue {
+  readonly value: string
+  readonly facetCount: number
+}
+
+/** DataHub's `SearchResult` record, as the search service answers it. */
+export interface SearchAnswer {
+  readonly from: number
+  readonly pageSize: number
+  readonly numEntities: number
+  readonly metadata: {
+    readonly urns: readonly string[]
+    readonly matches: readonly { readonly matchedFields: readonly { name: string; value: string }[] }[]
+    readonly aggregations: readonly {
+      readonly name: string
+      readonly displayName: string
+      readonly filterValues: readonly FacetValue[]
+    }[]
+  }
+}
+
+/** What the GraphQL search resolvers need from the search service. */
+export interface SearchClient {
+  searchAcrossEntities(body: SearchAcrossBody): Promise<SearchAnswer>
+}
+
+/** {@link SearchClient} over the search services of this process. */
+export class InProcessSearchClient implements SearchClient {
+  constructor(private readonly services: SearchServices) {}
+
+  searchAcrossEntities(body: SearchAcrossBody): Promise<SearchAnswer> {
+    return this.services.search.searchAcrossEntities(body as never)
+  }
+}
+
+/** {@link SearchClient} over the search service's REST endpoint (split mode), forwarding the caller's token. */
+export class HttpSearchClient implements SearchClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly authorization?: string,
+  ) {}
+
+  async searchAcrossEntities(body: SearchAcrossBody): Promise<SearchAnswer> {
+    const answer = (await restCall(this.baseUrl, 'the search service', this.authorization, {
+      method: 'POST',
+      path: '/entities?action=searchAcrossEntities',
+      payload: body,
+    })) as { value: SearchAnswer }
+    return answer.value
+  }
+}

@@ -1,0 +1,110 @@
+import { InvalidInputError, parseUrn } from '@catalog/core'
+import { type GraphQLObjectType, type GraphQLSchema, isAbstractType } from 'graphql'
+import type { CatalogContext } from '../context.js'
+import { GRAPHQL_LIMITS } from '../limits.js'
+import type { EntitySource } from '../mappers/common.js'
+import { type FieldFn, MAPPINGS } from '../mappers/index.js'
+
+type Resolver = (source: never, args: never, ctx: CatalogContext) => unknown
+export type Resolvers = Record<string, Record<string, unknown>>
+
+/** `typeName` of the GraphQL type serving the entity `urn`, or undefined. */
+export function typeNameOf(urn: string): string | undefined {
+  try {
+    return MAPPINGS.get(parseUrn(urn).entityType)?.typeName
+  } catch {
+    return undefined
+  }
+}
+
+/** A root query for one entity type: the object is built from the key even when the entity does not exist. */
+function entityQuery(entityName: string): Resolver {
+  return ((_: unknown, { urn }: { urn: string }, ctx: CatalogContext): EntitySource => {
+    const type = ctx.graph.entityType(urn)
+    if (type !== entityName) throw new InvalidInputError(`Invalid urn ${urn}: expected a ${entityName} urn`)
+    return { urn }
+  }) as Resolver
+}
+
+/** Root queries naming entities: `dataset(urn:)` and its siblings, `entity`, `entities`, `entityExists`. */
+export function entityQueries(): Record<string, unknown> {
+  return {
+    ...Object.fromEntries(
+      [...MAPPINGS.keys()]
+        .filter((n) => n !== 'ownershipType' && n !== 'dataHubAccessToken')
+        .map((n) => [n === 'corpuser' ? 'corpUser' : n, entityQuery(n)]),
+    ),
+    entity: (_: unknown, { urn }: { urn: string }, ctx: CatalogContext): EntitySource => {
+      ctx.graph.entityType(urn)
+      return { urn }
+    },
+    entities: (_: unknown, { urns }: { urns: readonly string[] }, ctx: CatalogContext) => {
+      // The bound holds for the whole request, so aliases cannot multiply it.
+      ctx.budget.entities += urns.length
+      if (urns.length > GRAPHQL_LIMITS.maxEntities || ctx.budget.entities > GRAPHQL_LIMITS.maxEntities) {
+        throw new InvalidInputError(
+          urns.length > GRAPHQL_LIMITS.maxEntities
+            ? `entities takes at most ${GRAPHQL_LIMITS.maxEntities} urns, got ${urns.length}`
+            : `entities takes at most ${GRAPHQL_LIMITS.maxEntities} urns in one request, over all its aliases`,
+        )
+      }
+      // One bad urn gives one null (and one error), never a failed list.
+      return urns.map((urn) => {
+        try {
+          ctx.graph.entityType(urn)
+          return { urn }
+        } catch (err) {
+          return err
+        }
+      })
+    },
+    entityExists: (_: unknown, { urn }: { urn: string }, ctx: CatalogContext) => {
+      ctx.registry.resolveUrn(urn)
+      return ctx.client.exists(urn)
+    },
+  }
+}
+
+/**
+ * Field resolvers of every entity type, derived from the schema: `urn` comes from the
+ * reference, `type` from the URN, every other field from the entity's mapped object, loaded
+ * (in batches) only when a field needs it. A field the mapper does not fill answers null.
+ */
+export function entityFieldResolvers(schema: GraphQLSchema): Resolvers {
+  const out: Resolvers = {}
+  for (const mapping of MAPPINGS.values()) {
+    const type = schema.getType(mapping.typeName) as GraphQLObjectType
+    const fields: Record<string, unknown> = {}
+    for (const name of Object.keys(type.getFields())) {
+      if (name === 'urn') continue
+      if (name === 'type') {
+        fields.type = () => mapping.entityType
+        continue
+      }
+      fields[name] = async (source: EntitySource, args: Record<string, unknown>, ctx: CatalogContext) => {
+        const value = (await ctx.graph.object(source.urn))[name]
+        return typeof value === 'function' ? (value as FieldFn)(args, ctx) : value
+      }
+    }
+    out[mapping.typeName] = fields
+  }
+  out.Deprecation = {
+    replacement: (source: { replacement?: EntitySource | null }) =>
+      source.replacement && typeNameOf(source.replacement.urn) ? source.replacement : null,
+  }
+  return out
+}
+
+/**
+ * `resolveType` of every interface and union: the `__typename` a mapper set, else the type
+ * serving the value's URN (entities and unions of entities such as `OwnerType`).
+ */
+export function abstractTypeResolvers(schema: GraphQLSchema): Resolvers {
+  const resolveType = (source: { __typename?: string; urn?: string }) =>
+    source.__typename ?? (typeof source.urn === 'string' ? typeNameOf(source.urn) : undefined)
+  const out: Resolvers = {}
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (isAbstractType(type) && !type.name.startsWith('__')) out[type.name] = { resolveType }
+  }
+  return out
+}

@@ -1,0 +1,32 @@
+import type { GraphQLSchema } from 'graphql'
+import { accessTokenMutations, accessTokenQueries } from '../mutations/access-tokens.js'
+import { deprecationMutations } from '../mutations/deprecation.js'
+import { descriptionMutations } from '../mutations/description.js'
+import { tagMutations } from '../mutations/tags.js'
+import { datasetMutations } from '../mutations/update-dataset.js'
+import { LongScalar } from '../scalars.js'
+import { abstractTypeResolvers, entityFieldResolvers, entityQueries, type Resolvers } from './entities.js'
+import { notServedResolvers } from './not-served.js'
+import { searchQueries } from './search.js'
+
+/** Every resolver of the GraphQL API, for DataHub's `schema`. */
+export function buildResolvers(schema: GraphQLSchema): Resolvers {
+  const served: Resolvers = {
+    Query: { ...entityQueries(), ...accessTokenQueries, ...searchQueries },
+    Mutation: {
+      ...datasetMutations,
+      ...descriptionMutations,
+      ...tagMutations,
+      ...deprecationMutations,
+      ...accessTokenMutations,
+    },
+  }
+  const missing = notServedResolvers(schema, served)
+  return {
+    Long: LongScalar as unknown as Record<string, unknown>,
+    Query: { ...missing.Query, ...served.Query },
+    Mutation: { ...missing.Mutation, ...served.Mutation },
+    ...entityFieldResolvers(schema),
+    ...abstractTypeResolvers(schema),
+  }
+}
