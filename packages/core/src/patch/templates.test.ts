@@ -520,6 +520,7 @@ t.test('the other templates: defaults and keys', async (t) => {
     'chartInfo',
     'versionProperties',
     'propertyDefinition',
+    'forms',
   ])
   const plainEditable = [...TEMPLATES.entries()].filter(
     ([name, tpl]) => !tested.has(name) && tpl.arrays.length === 0 && !tpl.transform,
@@ -536,5 +537,43 @@ t.test('the other templates: defaults and keys', async (t) => {
     [...TEMPLATES.keys()].filter((name) => !tested.has(name)),
     [],
     'every template has a case',
+  )
+})
+
+t.test('forms: one map of forms by URN and of prompts by id, split again by isComplete', async (t) => {
+  const f1 = 'urn:li:form:one'
+  const f2 = 'urn:li:form:two'
+  t.same(
+    patch('forms', undefined, [
+      { op: 'add', path: `/forms/${f1}`, value: { urn: f1, isComplete: false, incompletePrompts: [] } },
+    ]),
+    { incompleteForms: [{ urn: f1, incompletePrompts: [], completedPrompts: [] }], completedForms: [] },
+    'a new aspect starts from two empty lists',
+  )
+  const current = {
+    incompleteForms: [
+      { urn: f1, incompletePrompts: [{ id: 'p1' }, { id: 'p2' }], completedPrompts: [] },
+      { urn: f2, incompletePrompts: [], completedPrompts: [] },
+    ],
+    completedForms: [],
+    verifications: [{ form: f2, lastModified: { time: 1, actor: 'urn:li:corpuser:a' } }],
+  }
+  t.same(
+    patch('forms', current, [
+      { op: 'add', path: `/forms/${f1}/prompts/p1/isComplete`, value: true },
+      { op: 'add', path: `/forms/${f2}/isComplete`, value: true },
+      { op: 'remove', path: `/verifications/${f2}` },
+    ]),
+    {
+      incompleteForms: [{ urn: f1, incompletePrompts: [{ id: 'p2' }], completedPrompts: [{ id: 'p1' }] }],
+      completedForms: [{ urn: f2, incompletePrompts: [], completedPrompts: [] }],
+      verifications: [],
+    },
+    'a prompt and a form move to their completed lists without knowing where they were',
+  )
+  t.same(
+    patch('forms', current, [{ op: 'remove', path: `/forms/${f1}` }]).incompleteForms,
+    [{ urn: f2, incompletePrompts: [], completedPrompts: [] }],
+    'removing a form by URN',
   )
 })

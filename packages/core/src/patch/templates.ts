@@ -1,5 +1,6 @@
 import type { ArrayRule } from './array-map.js'
 import { fineGrainedToArray, fineGrainedToMap } from './fine-grained.js'
+import { formsToArray, formsToMap } from './forms.js'
 import type { TreeObject } from './tree.js'
 
 /**
@@ -178,6 +179,12 @@ const table: Record<string, PatchTemplate> = {
     ],
   },
   // forms and structured properties
+  forms: {
+    defaults: () => ({ incompleteForms: [], completedForms: [] }),
+    arrays: [],
+    transform: formsToMap,
+    rebase: formsToArray,
+  },
   formInfo: {
     defaults: () => ({ name: '' }),
     arrays: [byKey('prompts', 'id'), strings('users', ['actors']), strings('groups', ['actors'])],
