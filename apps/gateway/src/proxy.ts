@@ -35,6 +35,9 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ])
 
+/** Response headers clients read besides the content type (OpenAPI writes answer a `traceparent`). */
+const FORWARDED_RESPONSE_HEADERS = ['retry-after', 'traceparent', 'not-found-reason']
+
 export interface ProxyOptions {
   readonly targets: Readonly<Record<Service, string>>
   /** Timeout of one forwarded request, ms. */
@@ -75,8 +78,10 @@ export async function proxyRoutes(app: FastifyInstance, opts: ProxyOptions): Pro
     reply.status(response.status)
     const contentType = response.headers.get('content-type')
     if (contentType) reply.header('content-type', contentType)
-    const retryAfter = response.headers.get('retry-after')
-    if (retryAfter) reply.header('retry-after', retryAfter)
+    for (const name of FORWARDED_RESPONSE_HEADERS) {
+      const value = response.headers.get(name)
+      if (value) reply.header(name, value)
+    }
     return reply.send(Buffer.from(await response.arrayBuffer()))
   }
   const methods: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH']

@@ -5,11 +5,14 @@ import { entityRoutes } from './routes/entities.js'
 import { entityV2Routes } from './routes/entities-v2.js'
 import { entityActionRoutes } from './routes/entity-actions.js'
 import { metadataTestRoutes } from './routes/metadata-tests.js'
+import { openApiRoutes } from './routes/openapi/index.js'
 import { operationRoutes } from './routes/operations.js'
 import { relationshipRoutes } from './routes/relationships.js'
 import { runRoutes } from './routes/runs.js'
+import { timelineRoutes } from './routes/timeline.js'
 import { timeseriesRoutes } from './routes/timeseries.js'
 import type { MetadataServices } from './services/index.js'
+import { TimelineService } from './services/timeline/timeline-service.js'
 
 export interface MetadataServiceOptions {
   readonly services: MetadataServices
@@ -33,6 +36,8 @@ export async function metadataService(
   await app.register(changeRoutes, { store })
   await app.register(relationshipRoutes, { lineage: services.lineage })
   await app.register(timeseriesRoutes, { timeseries: services.timeseries })
+  await app.register(timelineRoutes, { timeline: new TimelineService(store) })
   await app.register(operationRoutes, { operations: services.operations, tasks: services.tasks })
   await app.register(metadataTestRoutes, { metadataTests: services.metadataTests })
+  await app.register(openApiRoutes, { services })
 }

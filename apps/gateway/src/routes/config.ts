@@ -2,10 +2,11 @@ import '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
 
 /**
- * The version DataHub clients read from `/config`. It stays below 1.0.1 so the Python and
- * Java clients keep using the Rest.li endpoints this server speaks.
+ * The version DataHub clients read from `/config`. From 1.0.1 on, DataHub's Python SDK (client
+ * mode SDK) writes through `/openapi/v3/entity` and may wait on `/openapi/v1/trace/write`;
+ * the CLI and ingestion keep using Rest.li. Both surfaces are served here.
  */
-export const GMS_COMPAT_VERSION = 'v0.14.1'
+export const GMS_COMPAT_VERSION = 'v1.0.1'
 
 /** `GET /config`, answering as GMS does (`noCode: "true"`, server version, capabilities). */
 export async function configRoute(app: FastifyInstance): Promise<void> {
@@ -19,6 +20,7 @@ export async function configRoute(app: FastifyInstance): Promise<void> {
         'linkedin/datahub': { version: GMS_COMPAT_VERSION, commit: 'datahub-compatible-catalog' },
       },
       statefulIngestionCapable: true,
+      patchCapable: true,
       supportsImpactAnalysis: true,
       retention: 'false',
       timeZone: 'GMT',

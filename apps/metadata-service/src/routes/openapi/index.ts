@@ -1,0 +1,36 @@
+import type { CatalogServer } from '@catalog/http-kit'
+import type { MetadataServices } from '../../services/index.js'
+import { OpenApiEntityService } from '../../services/openapi-entity-service.js'
+import { OpenApiScrollService } from '../../services/openapi-scroll-service.js'
+import { WriteTraceService } from '../../services/write-trace-service.js'
+import { openApiCompatRoutes } from './compat.js'
+import { openApiEntityBatchRoutes } from './entity-batch.js'
+import { openApiEntityUrnRoutes } from './entity-urn.js'
+
+/**
+ * DataHub's OpenAPI surface that its Python SDK uses from GMS 1.0.1 on: `/openapi/v3/entity`
+ * (writes through the ingest service, reads from the store), the v2 batch get, relationships
+ * v1 and write traces.
+ */
+export async function openApiRoutes(
+  app: CatalogServer,
+  { services }: { readonly services: MetadataServices },
+): Promise<void> {
+  const entities = new OpenApiEntityService(
+    services.registry,
+    services.store,
+    services.ingest,
+    services.admin,
+  )
+  const scroll = new OpenApiScrollService(services.store, entities)
+  const traces = new WriteTraceService(services.registry, services.store)
+  // DataHub accepts JSON Patch bodies under their own content type.
+  app.addContentTypeParser(
+    'application/json-patch+json',
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  )
+  await app.register(openApiEntityBatchRoutes, { entities, scroll })
+  await app.register(openApiEntityUrnRoutes, { entities })
+  await app.register(openApiCompatRoutes, { entities, lineage: services.lineage, traces })
+}
