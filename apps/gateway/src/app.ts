@@ -88,6 +88,7 @@ export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise
     backends.kind === 'embedded' && backends.search ? new InProcessSearchClient(backends.search) : undefined
   await app.register(graphqlRoutes, {
     registry,
+    authEnabled: opts.auth?.enabled ?? false,
     clientFor: (request) =>
       embedded ??
       new HttpMetadataClient(

@@ -10,6 +10,8 @@ import { MAPPINGS, type Mapped } from './mappers/index.js'
 export interface CatalogContext {
   /** The authenticated actor (the root user with auth off): the actor of every audit stamp written. */
   readonly actor: string
+  /** Whether requests must carry a bearer token (false with CATALOG_AUTH=off). */
+  readonly authEnabled: boolean
   readonly client: MetadataClient
   /** Search, autocomplete and browse; absent when the server has no search service. */
   readonly search?: SearchClient

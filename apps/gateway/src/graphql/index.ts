@@ -45,6 +45,8 @@ export interface GraphqlOptions {
   readonly searchFor?: (request: FastifyRequest) => SearchClient | undefined
   readonly registry: Registry
   readonly tokens?: TokenService
+  /** Whether bearer tokens are required (`appConfig.authConfig.tokenAuthEnabled`); default false. */
+  readonly authEnabled?: boolean
 }
 
 /**
@@ -79,6 +81,7 @@ export async function graphqlRoutes(app: FastifyInstance, options: GraphqlOption
           const search = options.searchFor?.(request)
           return {
             actor: request.actor ?? ROOT_ACTOR,
+            authEnabled: options.authEnabled ?? false,
             client,
             ...(search ? { search } : {}),
             budget: { entities: 0 },

@@ -34,9 +34,26 @@ export interface SearchAnswer {
   }
 }
 
+/** `POST /entities?action=autocomplete` body (one entity type). */
+export interface AutocompleteBody {
+  readonly entity: string
+  readonly query: string
+  readonly limit: number
+  readonly field?: string
+  readonly filter?: SearchAcrossBody['filter']
+}
+
+/** DataHub's `AutoCompleteResult` record, as the search service answers it. */
+export interface AutocompleteAnswer {
+  readonly query: string
+  readonly suggestions: readonly string[]
+  readonly entities: readonly { readonly urn: string }[]
+}
+
 /** What the GraphQL search resolvers need from the search service. */
 export interface SearchClient {
   searchAcrossEntities(body: SearchAcrossBody): Promise<SearchAnswer>
+  autocomplete(body: AutocompleteBody): Promise<AutocompleteAnswer>
 }
 
 /** {@link SearchClient} over the search services of this process. */
@@ -45,6 +62,10 @@ export class InProcessSearchClient implements SearchClient {
 
   searchAcrossEntities(body: SearchAcrossBody): Promise<SearchAnswer> {
     return this.services.search.searchAcrossEntities(body as never)
+  }
+
+  autocomplete(body: AutocompleteBody): Promise<AutocompleteAnswer> {
+    return this.services.search.autocomplete(body as never)
   }
 }
 
@@ -61,6 +82,15 @@ export class HttpSearchClient implements SearchClient {
       path: '/entities?action=searchAcrossEntities',
       payload: body,
     })) as { value: SearchAnswer }
+    return answer.value
+  }
+
+  async autocomplete(body: AutocompleteBody): Promise<AutocompleteAnswer> {
+    const answer = (await restCall(this.baseUrl, 'the search service', this.authorization, {
+      method: 'POST',
+      path: '/entities?action=autocomplete',
+      payload: body,
+    })) as { value: AutocompleteAnswer }
     return answer.value
   }
 }

@@ -5,14 +5,26 @@ import { descriptionMutations } from '../mutations/description.js'
 import { tagMutations } from '../mutations/tags.js'
 import { datasetMutations } from '../mutations/update-dataset.js'
 import { LongScalar } from '../scalars.js'
+import { appConfigQueries } from './app-config.js'
+import { autocompleteQueries } from './autocomplete.js'
 import { abstractTypeResolvers, entityFieldResolvers, entityQueries, type Resolvers } from './entities.js'
+import { meQueries } from './me.js'
 import { notServedResolvers } from './not-served.js'
 import { searchQueries } from './search.js'
+import { stepStateQueries } from './step-states.js'
 
 /** Every resolver of the GraphQL API, for DataHub's `schema`. */
 export function buildResolvers(schema: GraphQLSchema): Resolvers {
   const served: Resolvers = {
-    Query: { ...entityQueries(), ...accessTokenQueries, ...searchQueries },
+    Query: {
+      ...entityQueries(),
+      ...accessTokenQueries,
+      ...appConfigQueries,
+      ...meQueries,
+      ...stepStateQueries,
+      ...searchQueries,
+      ...autocompleteQueries,
+    },
     Mutation: {
       ...datasetMutations,
       ...descriptionMutations,

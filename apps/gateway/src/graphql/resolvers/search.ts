@@ -1,23 +1,24 @@
 import { InvalidInputError, UnavailableError } from '@catalog/core'
-import type { SearchAcrossBody, SearchAnswer } from '../clients/search-client.js'
+import type { SearchAcrossBody, SearchClient } from '../clients/search-client.js'
 import type { CatalogContext } from '../context.js'
-import { ref } from '../mappers/common.js'
-import { MAPPINGS } from '../mappers/index.js'
-import { typeNameOf } from './entities.js'
+import {
+  entityName,
+  entityNames,
+  entitySymbol,
+  type FacetFilter,
+  type Flags,
+  type OrFilters,
+  refuseView,
+  type SortInput,
+  toFacets,
+  toFilter,
+  toFlags,
+  toSearchResults,
+  toSort,
+} from './search-input.js'
 
-/** Entity types `searchAcrossEntities` looks in when no `types` are given: the searchable ones served here. */
-const SEARCHED = [...MAPPINGS.keys()].filter(
-  (n) => !['dataPlatform', 'ownershipType', 'dataHubAccessToken'].includes(n),
-)
-/** GraphQL `EntityType` symbol -> registry entity name. */
-const ENTITY_NAMES = new Map([...MAPPINGS].map(([name, m]) => [m.entityType, name]))
-
-interface FacetFilter {
-  readonly field: string
-  readonly values?: readonly string[] | null
-  readonly negated?: boolean | null
-  readonly condition?: string | null
-}
+/** DataHub's page size when `count` is not given. */
+const DEFAULT_COUNT = 10
 
 interface SearchAcrossInput {
   readonly types?: readonly string[] | null
@@ -25,96 +26,119 @@ interface SearchAcrossInput {
   readonly start?: number | null
   readonly count?: number | null
   readonly filters?: readonly FacetFilter[] | null
-  readonly orFilters?: readonly { readonly and?: readonly FacetFilter[] | null }[] | null
+  readonly orFilters?: OrFilters
   readonly viewUrn?: string | null
-  readonly searchFlags?: Record<string, unknown> | null
-  readonly sortInput?: {
-    readonly sortCriterion?: { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' } | null
-    readonly sortCriteria?: readonly { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' }[] | null
-  } | null
+  readonly searchFlags?: Flags
+  readonly sortInput?: SortInput | null
 }
 
-const criterion = (f: FacetFilter) => ({
-  field: f.field,
-  values: f.values ?? [],
-  condition: f.condition ?? 'EQUAL',
-  negated: f.negated ?? false,
-})
+/** The search client of the request; a clear error on a server without search. */
+export function searchOf(ctx: CatalogContext): SearchClient {
+  if (!ctx.search) throw new UnavailableError('Search is not available on this server')
+  return ctx.search
+}
 
-/** DataHub's `SearchAcrossEntitiesInput` as the search service's request body. */
-function toBody(input: SearchAcrossInput): SearchAcrossBody {
-  if (input.viewUrn) throw new InvalidInputError('Views (viewUrn) are not supported by this catalog yet')
-  const entities = (input.types ?? []).map((t) => {
-    const name = ENTITY_NAMES.get(t)
-    if (!name || !SEARCHED.includes(name))
-      throw new InvalidInputError(`Entity type ${t} is not searchable here`)
-    return name
-  })
-  const groups = (input.orFilters ?? []).map((g) => ({ and: (g.and ?? []).map(criterion) }))
-  if (groups.length === 0 && input.filters?.length) groups.push({ and: input.filters.map(criterion) })
-  const sorts =
-    input.sortInput?.sortCriteria ?? (input.sortInput?.sortCriterion ? [input.sortInput.sortCriterion] : [])
-  const flags = input.searchFlags ?? {}
+function body(input: SearchAcrossInput, entities: string[], start: number): SearchAcrossBody {
+  refuseView(input.viewUrn)
   return {
     input: input.query,
-    entities: entities.length > 0 ? entities : SEARCHED,
-    start: input.start ?? 0,
-    count: input.count ?? 10,
-    ...(groups.length > 0 ? { filter: { or: groups } } : {}),
-    ...(sorts.length > 0 ? { sortCriteria: sorts.map((s) => ({ field: s.field, order: s.sortOrder })) } : {}),
-    searchFlags: Object.fromEntries(
-      ['fulltext', 'skipAggregates', 'skipHighlighting', 'maxAggValues', 'includeSoftDeleted']
-        .filter((k) => flags[k] !== undefined && flags[k] !== null)
-        .map((k) => [k, flags[k]]),
-    ),
+    entities,
+    start,
+    count: input.count ?? DEFAULT_COUNT,
+    ...toFilter(input.orFilters, input.filters),
+    ...toSort(input.sortInput),
+    searchFlags: toFlags(input.searchFlags),
   }
 }
 
-/** The search service's answer as DataHub's `SearchResults`. */
-function toResults(answer: SearchAnswer) {
-  const searchResults = answer.metadata.urns
-    .map((urn, i) => ({
-      entity: { urn },
-      matchedFields: (answer.metadata.matches[i]?.matchedFields ?? []).map((m) => ({
-        name: m.name,
-        value: m.value,
-        entity: null,
-      })),
-      insights: null,
-      extraProperties: null,
-    }))
-    .filter((r) => typeNameOf(r.entity.urn) !== undefined)
+async function results(ctx: CatalogContext, request: SearchAcrossBody) {
+  const answer = await searchOf(ctx).searchAcrossEntities(request)
+  const searchResults = toSearchResults(answer)
   return {
     start: answer.from,
     count: searchResults.length,
     total: answer.numEntities,
     searchResults,
-    facets: answer.metadata.aggregations.map((facet) => ({
-      field: facet.name,
-      displayName: facet.displayName,
-      entity: null,
-      aggregations: facet.filterValues.map((v) => {
-        const entity = ref(v.value)
-        return {
-          value: v.value,
-          count: v.facetCount,
-          entity: entity && typeNameOf(entity.urn) ? entity : null,
-          displayName: null,
-        }
-      }),
-    })),
+    facets: toFacets(answer),
     suggestions: [],
   }
 }
 
-async function searchAcrossEntities(
-  _: unknown,
-  { input }: { input: SearchAcrossInput },
-  ctx: CatalogContext,
-) {
-  if (!ctx.search) throw new UnavailableError('Search is not available on this server')
-  return toResults(await ctx.search.searchAcrossEntities(toBody(input)))
+/** A scroll position as an opaque id (DataHub's are opaque too); what `nextScrollId` hands out. */
+function scrollIdOf(start: number): string {
+  return Buffer.from(JSON.stringify({ start })).toString('base64url')
+}
+
+function startOf(scrollId: string | null | undefined): number {
+  if (!scrollId) return 0
+  try {
+    const { start } = JSON.parse(Buffer.from(scrollId, 'base64url').toString('utf8')) as { start?: unknown }
+    if (Number.isInteger(start) && (start as number) >= 0) return start as number
+  } catch {}
+  throw new InvalidInputError(`Invalid scrollId: ${scrollId}`)
 }
 
 /** Root search queries. */
-export const searchQueries = { searchAcrossEntities }
+export const searchQueries = {
+  searchAcrossEntities: (_: unknown, { input }: { input: SearchAcrossInput }, ctx: CatalogContext) =>
+    results(ctx, body(input, entityNames(input.types), input.start ?? 0)),
+
+  /** One entity type (`SearchInput`). */
+  search: (_: unknown, { input }: { input: SearchAcrossInput & { type: string } }, ctx: CatalogContext) =>
+    results(ctx, body(input, [entityName(input.type)], input.start ?? 0)),
+
+  /** Pages by an opaque scroll id; `nextScrollId` is null on the last page. */
+  scrollAcrossEntities: async (
+    _: unknown,
+    { input }: { input: SearchAcrossInput & { scrollId?: string | null } },
+    ctx: CatalogContext,
+  ) => {
+    const start = startOf(input.scrollId)
+    const page = await results(ctx, body(input, entityNames(input.types), start))
+    const next = start + (input.count ?? DEFAULT_COUNT)
+    return {
+      nextScrollId: page.searchResults.length > 0 && next < page.total ? scrollIdOf(next) : null,
+      count: page.count,
+      total: page.total,
+      searchResults: page.searchResults,
+      facets: page.facets,
+    }
+  },
+
+  /** Facets only (`count: 0`); `facets` picks which, all of them when absent. */
+  aggregateAcrossEntities: async (
+    _: unknown,
+    { input }: { input: SearchAcrossInput & { facets?: readonly (string | null)[] | null } },
+    ctx: CatalogContext,
+  ) => {
+    const answer = await searchOf(ctx).searchAcrossEntities({
+      ...body({ ...input, count: 0 }, entityNames(input.types), 0),
+    })
+    const wanted = input.facets?.filter((f): f is string => typeof f === 'string')
+    const facets = toFacets(answer)
+    return { facets: wanted?.length ? facets.filter((f) => wanted.includes(f.field)) : facets }
+  },
+
+  /** Entities of each type (every searched type when none are given), zero counts included. */
+  getEntityCounts: async (
+    _: unknown,
+    { input }: { input?: { types?: readonly string[] | null; viewUrn?: string | null } | null },
+    ctx: CatalogContext,
+  ) => {
+    refuseView(input?.viewUrn)
+    const search = searchOf(ctx)
+    const counts = await Promise.all(
+      entityNames(input?.types).map(async (name) => {
+        const answer = await search.searchAcrossEntities({
+          input: '*',
+          entities: [name],
+          start: 0,
+          count: 0,
+          searchFlags: { skipAggregates: true },
+        })
+        return { entityType: entitySymbol(name), count: answer.numEntities }
+      }),
+    )
+    return { counts }
+  },
+}

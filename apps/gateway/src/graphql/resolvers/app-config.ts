@@ -1,0 +1,107 @@
+import { GMS_COMPAT_VERSION } from '../../routes/config.js'
+import type { CatalogContext } from '../context.js'
+
+/**
+ * `appConfig`: DataHub's `AppConfig`, filled with what is true of this catalog. A feature it
+ * does not have answers false or empty (never what DataHub's defaults would claim); the UI
+ * then hides the page or button instead of failing on a call this catalog cannot answer.
+ */
+function appConfig(_: unknown, __: unknown, ctx: CatalogContext) {
+  return {
+    // The version `/config` reports, so the UI and the clients see the same server.
+    appVersion: GMS_COMPAT_VERSION,
+    authConfig: { tokenAuthEnabled: ctx.authEnabled },
+    analyticsConfig: { enabled: false },
+    // No authorizer yet: every valid token acts as an admin (see `me`), so no policies to manage.
+    policiesConfig: { enabled: false, platformPrivileges: [], resourcePrivileges: [] },
+    identityManagementConfig: { enabled: false },
+    managedIngestionConfig: { enabled: false },
+    // Multi-hop lineage search (searchAcrossLineage) is not served yet.
+    lineageConfig: { supportsImpactAnalysis: false },
+    visualConfig: {
+      logoUrl: null,
+      faviconUrl: null,
+      appTitle: null,
+      hideGlossary: false,
+      queriesTab: null,
+      entityProfiles: null,
+      searchResult: null,
+      showFullTitleInLineage: false,
+      theme: null,
+      application: null,
+    },
+    telemetryConfig: { enableThirdPartyLogging: false },
+    testsConfig: { enabled: false },
+    viewsConfig: { enabled: false },
+    // The search bar asks autoCompleteForMultiple, which is served (DataHub's default too).
+    searchBarConfig: { apiVariant: 'AUTOCOMPLETE_FOR_MULTIPLE' },
+    searchCardConfig: { showDescription: false },
+    searchFlagsConfig: { defaultSkipHighlighting: false },
+    homePageConfig: { firstInPersonalSidebar: 'YOUR_ASSETS' },
+    featureFlags: featureFlags(),
+    chromeExtensionConfig: { enabled: false, lineageEnabled: false },
+    semanticSearchConfig: null,
+  }
+}
+
+/** Every flag false except those naming what this catalog serves: autocomplete results. */
+function featureFlags(): Record<string, boolean> {
+  return Object.fromEntries(FLAGS.map((f) => [f, f === 'showAutoCompleteResults']))
+}
+
+const FLAGS = [
+  'readOnlyModeEnabled',
+  'showSearchFiltersV2',
+  'showBrowseV2',
+  'platformBrowseV2',
+  'lineageGraphV2',
+  'showAcrylInfo',
+  'erModelRelationshipFeatureEnabled',
+  'showAccessManagement',
+  'nestedDomainsEnabled',
+  'businessAttributeEntityEnabled',
+  'dataContractsEnabled',
+  'editableDatasetNameEnabled',
+  'themeV2Enabled',
+  'themeV2Default',
+  'themeV2Toggleable',
+  'schemaFieldCLLEnabled',
+  'showSeparateSiblings',
+  'showManageStructuredProperties',
+  'hideDbtSourceInLineage',
+  'schemaFieldLineageIgnoreStatus',
+  'showNavBarRedesign',
+  'showAutoCompleteResults',
+  'entityVersioningEnabled',
+  'showHasSiblingsFilter',
+  'showSearchBarAutocompleteRedesign',
+  'showManageTags',
+  'showIntroducePage',
+  'showIngestionPageRedesign',
+  'showLineageExpandMore',
+  'showStatsTabRedesign',
+  'showLineageFilterNodes',
+  'showHomePageRedesign',
+  'showProductUpdates',
+  'lineageGraphV3',
+  'logicalModelsEnabled',
+  'showHomepageUserRole',
+  'showDefaultExternalLinks',
+  'assetSummaryPageV1',
+  'datasetSummaryPageV1',
+  'metricsEnabled',
+  'ingestionOnboardingRedesignV1',
+  'documentationFileUploadV1',
+  'multipleDataProductsPerAsset',
+  'glossaryBasedPoliciesEnabled',
+  'contextDocumentsEnabled',
+  'hideLineageInSearchCards',
+  'dataProductLineageEnabled',
+  'showTestsInHealthIcon',
+  'i18nEnabled',
+  'browserTracingEnabled',
+  'browserWebVitalsEnabled',
+] as const
+
+/** Root app-shell query. */
+export const appConfigQueries = { appConfig }

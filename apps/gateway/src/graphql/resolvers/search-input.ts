@@ -1,0 +1,130 @@
+import { InvalidInputError } from '@catalog/core'
+import type { SearchAcrossBody, SearchAnswer } from '../clients/search-client.js'
+import { ref } from '../mappers/common.js'
+import { MAPPINGS } from '../mappers/index.js'
+import { typeNameOf } from './entities.js'
+
+/** Entity types searched when no `types` are given: the searchable ones served here. */
+export const SEARCHED = [...MAPPINGS.keys()].filter(
+  (n) => !['dataPlatform', 'ownershipType', 'dataHubAccessToken'].includes(n),
+)
+/** GraphQL `EntityType` symbol -> registry entity name, and back. */
+const ENTITY_NAMES = new Map([...MAPPINGS].map(([name, m]) => [m.entityType, name]))
+const ENTITY_SYMBOLS = new Map([...MAPPINGS].map(([name, m]) => [name, m.entityType]))
+const ENTITY_TYPE_FIELD = '_entityType'
+/** DataHub's separator of compound facet names (`_entityType␞typeNames`). */
+const SEPARATOR = '\u241E'
+
+export interface FacetFilter {
+  readonly field: string
+  readonly values?: readonly string[] | null
+  readonly negated?: boolean | null
+  readonly condition?: string | null
+}
+export type OrFilters = readonly { readonly and?: readonly FacetFilter[] | null }[] | null | undefined
+export type Flags = Readonly<Record<string, unknown>> | null | undefined
+type Sort = { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' }
+export interface SortInput {
+  readonly sortCriterion?: Sort | null
+  readonly sortCriteria?: readonly Sort[] | null
+}
+
+/** Registry entity name of a GraphQL `EntityType` symbol searched here; a 400 otherwise. */
+export function entityName(type: string): string {
+  const name = ENTITY_NAMES.get(type)
+  if (!name || !SEARCHED.includes(name))
+    throw new InvalidInputError(`Entity type ${type} is not searchable here`)
+  return name
+}
+
+/** The registry names of `types`, or every searched type when none are given. */
+export function entityNames(types: readonly string[] | null | undefined): string[] {
+  const names = (types ?? []).map(entityName)
+  return names.length > 0 ? names : SEARCHED
+}
+
+/** `EntityType` symbol of a registry entity name (the name itself when not served). */
+export function entitySymbol(name: string): string {
+  return ENTITY_SYMBOLS.get(name) ?? name
+}
+
+/**
+ * DataHub's filter inputs as the search service's filter: `orFilters` win over the legacy
+ * `filters`; `_entityType` values are `EntityType` symbols (`DATASET`), turned into entity
+ * names as DataHub does (entity names are taken as they are).
+ */
+export function toFilter(orFilters: OrFilters, filters?: readonly FacetFilter[] | null) {
+  const criterion = (f: FacetFilter) => ({
+    field: f.field,
+    values: (f.values ?? []).map((v) => (f.field === ENTITY_TYPE_FIELD ? (ENTITY_NAMES.get(v) ?? v) : v)),
+    condition: f.condition ?? 'EQUAL',
+    negated: f.negated ?? false,
+  })
+  const groups = (orFilters ?? []).map((g) => ({ and: (g.and ?? []).map(criterion) }))
+  if (groups.length === 0 && filters?.length) groups.push({ and: filters.map(criterion) })
+  return groups.length > 0 ? { filter: { or: groups } } : {}
+}
+
+/** The `searchFlags` the search service honours. */
+export function toFlags(flags: Flags): Record<string, unknown> {
+  const f = flags ?? {}
+  return Object.fromEntries(
+    ['fulltext', 'skipAggregates', 'skipHighlighting', 'maxAggValues', 'includeSoftDeleted']
+      .filter((k) => f[k] !== undefined && f[k] !== null)
+      .map((k) => [k, f[k]]),
+  )
+}
+
+/** `sortInput` as the search service's sort criteria. */
+export function toSort(sortInput: SortInput | null | undefined): Pick<SearchAcrossBody, 'sortCriteria'> {
+  const sorts = sortInput?.sortCriteria ?? (sortInput?.sortCriterion ? [sortInput.sortCriterion] : [])
+  return sorts.length > 0 ? { sortCriteria: sorts.map((s) => ({ field: s.field, order: s.sortOrder })) } : {}
+}
+
+/** Views are entities this catalog does not evaluate yet: a clear error, never an unfiltered answer. */
+export function refuseView(viewUrn: string | null | undefined): void {
+  if (viewUrn) throw new InvalidInputError('Views (viewUrn) are not supported by this catalog yet')
+}
+
+/** A facet value as DataHub's GraphQL shows it: entity-type parts as `EntityType` symbols. */
+function facetValue(field: string, value: string): string {
+  const fields = field.split(SEPARATOR)
+  return value
+    .split(SEPARATOR)
+    .map((part, i) => (fields[i]?.includes(ENTITY_TYPE_FIELD) ? entitySymbol(part) : part))
+    .join(SEPARATOR)
+}
+
+/** The search service's facets as DataHub's `[FacetMetadata]`. */
+export function toFacets(answer: SearchAnswer) {
+  return answer.metadata.aggregations.map((facet) => ({
+    field: facet.name,
+    displayName: facet.displayName,
+    entity: null,
+    aggregations: facet.filterValues.map((v) => {
+      const entity = ref(v.value)
+      return {
+        value: facetValue(facet.name, v.value),
+        count: v.facetCount,
+        entity: entity && typeNameOf(entity.urn) ? entity : null,
+        displayName: null,
+      }
+    }),
+  }))
+}
+
+/** The search service's hits as DataHub's `[SearchResult]` (hits of types not served are left out). */
+export function toSearchResults(answer: SearchAnswer) {
+  return answer.metadata.urns
+    .map((urn, i) => ({
+      entity: { urn },
+      matchedFields: (answer.metadata.matches[i]?.matchedFields ?? []).map((m) => ({
+        name: m.name,
+        value: m.value,
+        entity: null,
+      })),
+      insights: null,
+      extraProperties: null,
+    }))
+    .filter((r) => typeNameOf(r.entity.urn) !== undefined)
+}
