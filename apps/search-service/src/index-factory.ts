@@ -3,10 +3,11 @@ import type { Config } from '@catalog/config'
 import { UnavailableError } from '@catalog/core'
 import type { SearchIndex, SearchSchema } from '@catalog/search'
 import { MeilisearchSearchIndex, type WarnLogger } from '@catalog/search-meilisearch'
-import { SqliteSearchIndex } from '@catalog/search-sqlite'
+import { WorkerSearchIndex } from '@catalog/search-sqlite'
 
 /**
- * Opens the search index the configuration names: the one place an adapter is picked.
+ * Opens the search index the configuration names: the one place an adapter is picked. The
+ * embedded index runs in a worker thread and builds its schema from the default registry there.
  * Meilisearch is checked at once (reachable, key accepted, index and settings in place): a
  * start against an unreachable server fails with an `UnavailableError` naming MEILI_URL.
  */
@@ -17,7 +18,11 @@ export async function openSearchIndex(
 ): Promise<SearchIndex> {
   switch (config.CATALOG_SEARCH) {
     case 'sqlite':
-      return new SqliteSearchIndex({ file: join(config.CATALOG_DATA_DIR, 'search.db'), schema })
+      // On its own thread: indexing and heavy queries never hold the event loop.
+      return WorkerSearchIndex.open({
+        file: join(config.CATALOG_DATA_DIR, 'search.db'),
+        queryBudgetMs: config.CATALOG_SEARCH_TIME_BUDGET_MS,
+      })
     case 'meilisearch':
       if (!config.MEILI_URL) throw new UnavailableError('CATALOG_SEARCH=meilisearch needs MEILI_URL')
       return MeilisearchSearchIndex.open({

@@ -1,1 +1,7 @@
+export { type IndexedDocumentRow, SqliteIndexReader } from './sqlite-index-reader.js'
 export { SqliteSearchIndex, type SqliteSearchOptions } from './sqlite-search-index.js'
+export {
+  DEFAULT_QUERY_BUDGET_MS,
+  WorkerSearchIndex,
+  type WorkerSearchOptions,
+} from './worker/worker-search-index.js'

@@ -1,4 +1,5 @@
 import { InvalidInputError } from '@catalog/core'
+import { checkLimit, SEARCH_LIMITS } from './limits.js'
 import { ENTITY_TYPE_FIELD, FIELD_EXPANSIONS, REMOVED_FIELD, URN_FIELD } from './search-schema.js'
 
 /** Filter conditions (DataHub's `Condition` enum, the ones this catalog evaluates). */
@@ -67,9 +68,30 @@ export function normalizeFilter(
   const groups: CriterionInput[][] = []
   for (const group of filter.or ?? []) groups.push([...(group.and ?? [])])
   if (filter.criteria && filter.criteria.length > 0) groups.push([...filter.criteria])
+  checkFilterSize(groups)
   return {
     or: groups.filter((g) => g.length > 0).map((g) => g.map((c) => normalizeCriterion(c, isField))),
   }
+}
+
+/** Bounds a filter's size ({@link SEARCH_LIMITS}) before any criterion is looked at. */
+function checkFilterSize(groups: ReadonlyArray<readonly CriterionInput[]>): void {
+  checkLimit('filter groups', groups.length, SEARCH_LIMITS.maxFilterGroups)
+  let criteria = 0
+  let values = 0
+  for (const group of groups) {
+    criteria += group.length
+    checkLimit('filter criteria', criteria, SEARCH_LIMITS.maxFilterCriteria)
+    for (const c of group) {
+      const own = Array.isArray(c?.values) ? c.values.length : 1
+      checkLimit('values in one filter criterion', own, SEARCH_LIMITS.maxCriterionValues)
+      values += own
+      for (const v of Array.isArray(c?.values) ? c.values : [c?.value])
+        if (typeof v === 'string')
+          checkLimit('characters in a filter value', v.length, SEARCH_LIMITS.maxValueChars)
+    }
+  }
+  checkLimit('filter values', values, SEARCH_LIMITS.maxFilterValues)
 }
 
 /** True when a criterion names the soft-delete field, which turns the default exclusion off. */

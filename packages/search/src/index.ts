@@ -1,6 +1,7 @@
 export * from './analysis.js'
 export { DocumentDeriver } from './document-deriver.js'
 export * from './filters.js'
+export * from './limits.js'
 export { matchedFields } from './matched-fields.js'
 export * from './merge.js'
 export * from './port.js'

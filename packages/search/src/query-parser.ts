@@ -1,4 +1,5 @@
 import { InvalidInputError } from '@catalog/core'
+import { checkLimit, SEARCH_LIMITS } from './limits.js'
 
 /**
  * A parsed search query. Free words are `words` nodes (prefix-matched, typo tolerant);
@@ -53,7 +54,13 @@ type Token =
 export function parseQuery(input: string, isField: (name: string) => boolean): QueryNode {
   const text = input.trim()
   if (text === '' || text === '*') return MATCH_ALL
+  checkLimit('characters in the search query', text.length, SEARCH_LIMITS.maxQueryChars)
   const tokens = lex(text, input)
+  checkLimit(
+    'terms in the search query (words, phrases and field:value)',
+    tokens.filter((t) => t.t === 'word' || t.t === 'phrase' || t.t === 'fieldPhrase').length,
+    SEARCH_LIMITS.maxQueryTerms,
+  )
   const parser = new Parser(tokens, input, isField)
   const node = parser.sequence()
   if (!parser.done()) parser.fail('unbalanced parenthesis')
@@ -144,6 +151,7 @@ interface Clause {
 
 class Parser {
   private pos = 0
+  private depth = 0
 
   constructor(
     private readonly tokens: Token[],
@@ -210,11 +218,11 @@ class Parser {
       this.pos++
       if (this.done() || this.peek()?.t === 'rparen')
         this.fail(`${tok.t === 'not' ? 'NOT' : '-'} needs a clause`)
-      return { node: this.unary().node, occur: 'mustNot', isField: false }
+      return { node: this.nested(() => this.unary()).node, occur: 'mustNot', isField: false }
     }
     if (tok.t === 'plus') {
       this.pos++
-      return { node: this.unary().node, occur: 'must', isField: false }
+      return { node: this.nested(() => this.unary()).node, occur: 'must', isField: false }
     }
     return this.primary()
   }
@@ -225,7 +233,7 @@ class Parser {
     switch (tok.t) {
       case 'lparen': {
         if (this.peek()?.t === 'rparen') this.fail('empty group ()')
-        const node = this.sequence()
+        const node = this.nested(() => this.sequence())
         if (this.tokens[this.pos++]?.t !== 'rparen') this.fail('unbalanced parenthesis')
         return { node, occur: 'default', isField: false }
       }
@@ -274,6 +282,17 @@ class Parser {
     if (!this.isField(field)) this.fail(`unknown field '${field}'`)
     if (value.trim() === '') this.fail(`'${field}:' has no value`)
     return { kind: 'field', field, value, prefix }
+  }
+
+  /** Parses one level deeper, within {@link SEARCH_LIMITS.maxQueryDepth}. */
+  private nested<T>(parse: () => T): T {
+    this.depth++
+    checkLimit('nested groups and operators in the search query', this.depth, SEARCH_LIMITS.maxQueryDepth)
+    try {
+      return parse()
+    } finally {
+      this.depth--
+    }
   }
 
   private peek(): Token | undefined {

@@ -1,5 +1,6 @@
 import { InvalidInputError } from '@catalog/core'
 import { type FilterInput, filterNamesRemoved, isKnownField, normalizeFilter } from './filters.js'
+import { checkLimit, SEARCH_LIMITS } from './limits.js'
 import type {
   AutocompleteRequest,
   BrowseRequest,
@@ -104,6 +105,14 @@ export class RequestBuilder {
   autocomplete(p: AutocompleteParams): AutocompleteRequest {
     const spec = this.entity(p.entityType)
     checkPage('start', 0, 'limit', p.limit)
+    if (typeof p.query === 'string') {
+      checkLimit('characters in the autocomplete query', p.query.length, SEARCH_LIMITS.maxQueryChars)
+      checkLimit(
+        'words in the autocomplete query',
+        p.query.split(/\s+/).filter(Boolean).length,
+        SEARCH_LIMITS.maxQueryTerms,
+      )
+    }
     let fields = spec.autocompleteFields
     if (p.field !== undefined) {
       const name = p.field.endsWith('.keyword') ? p.field.slice(0, -'.keyword'.length) : p.field
@@ -126,6 +135,7 @@ export class RequestBuilder {
     const spec = this.entity(p.entityType)
     checkPage('start', p.start, 'limit', p.limit)
     if (typeof p.path !== 'string') throw new InvalidInputError("Parameter 'path' is required")
+    checkLimit('characters in the browse path', p.path.length, SEARCH_LIMITS.maxQueryChars)
     const filter = normalizeFilter(p.filter, (name) => spec.fields.has(name))
     return {
       entityType: spec.name,

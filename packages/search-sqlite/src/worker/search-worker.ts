@@ -1,0 +1,38 @@
+import { parentPort, workerData } from 'node:worker_threads'
+import { Registry } from '@catalog/core'
+import { SearchSchema } from '@catalog/search'
+import { SqliteSearchIndex } from '../sqlite-search-index.js'
+import { toWireError, type WorkerCall, type WorkerInit, type WorkerReply } from './protocol.js'
+
+/**
+ * The search index's own thread: one {@link SqliteSearchIndex} that applies changes and answers
+ * queries one at a time, so a heavy query never holds the server's event loop.
+ */
+const port = parentPort
+if (!port) throw new Error('search-worker runs as a worker thread')
+const post = (reply: WorkerReply) => port.postMessage(reply)
+const init = workerData as WorkerInit
+
+let index: SqliteSearchIndex | undefined
+try {
+  index = new SqliteSearchIndex({
+    file: init.file,
+    schema: new SearchSchema(new Registry()),
+    ...(init.cacheMb ? { cacheMb: init.cacheMb } : {}),
+  })
+  post({ ready: true })
+} catch (err) {
+  post({ ready: false, error: toWireError(err) })
+}
+
+port.on('message', async (call: WorkerCall) => {
+  try {
+    if (!index) throw new Error('the search index did not open')
+    const method = index[call.op] as (...args: unknown[]) => Promise<unknown>
+    const value = await method.apply(index, [...call.args])
+    post({ id: call.id, ok: true, value })
+    if (call.op === 'close') port.close()
+  } catch (err) {
+    post({ id: call.id, ok: false, error: toWireError(err) })
+  }
+})

@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { InvalidInputError, UnavailableError } from '@catalog/core'
+import { runSearchContract } from '@catalog/search/contract'
+import { ContractFixture } from '@catalog/search/contract-fixtures'
+import t from 'tap'
+import { fromWireError, toWireError } from './protocol.js'
+import { WorkerSearchIndex } from './worker-search-index.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'search-worker-'))
+t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+let n = 0
+let current = ''
+
+runSearchContract(t, 'sqlite in a worker thread', {
+  async open() {
+    current = join(dir, `search-${n++}.db`)
+    return WorkerSearchIndex.open({ file: current })
+  },
+  async reopen() {
+    return WorkerSearchIndex.open({ file: current })
+  },
+})
+
+/** An index of `count` datasets with a few words each. */
+async function filled(fx: ContractFixture, count: number, options: { queryBudgetMs?: number } = {}) {
+  const index = await WorkerSearchIndex.open({ file: join(dir, `filled-${n++}.db`), ...options })
+  const entries = []
+  for (let i = 0; i < count; i++)
+    entries.push(
+      ...fx.dataset(`table_${i}`, { datasetProperties: { description: `orders customers line ${i % 97}` } }),
+    )
+  await fx.apply(
+    index,
+    entries.map((e, seq) => ({ ...e, seq: seq + 1 })),
+  )
+  return { index, seq: entries.length }
+}
+
+t.test('domain errors cross the thread with their kind', async (t) => {
+  const back = fromWireError(toWireError(new InvalidInputError('bad filter')))
+  t.ok(back instanceof InvalidInputError, 'the same class again')
+  t.equal(back.message, 'bad filter')
+  const plain = fromWireError(toWireError(new TypeError('boom')))
+  t.equal(plain.name, 'TypeError', 'other errors keep their name')
+  t.notOk(plain instanceof InvalidInputError)
+  const index = await WorkerSearchIndex.open({ file: join(dir, `errors-${n++}.db`) })
+  await index.close()
+  await t.rejects(index.search({} as never), UnavailableError, 'a closed index is unavailable')
+})
+
+t.test('a query over its budget is cancelled; the calls behind it are answered', async (t) => {
+  const fx = new ContractFixture()
+  const { index, seq } = await filled(fx, 3000, { queryBudgetMs: 1 })
+  t.teardown(() => index.close())
+  const heavy = fx.requests.search({ input: '*', entityTypes: ['dataset'], start: 0, count: 3000 })
+  const started = Date.now()
+  let answeredAfter = Number.POSITIVE_INFINITY
+  const [over, behind] = await Promise.allSettled([
+    index.search(heavy).finally(() => {
+      answeredAfter = Date.now() - started
+    }),
+    index.cursor(),
+  ])
+  t.equal(over.status, 'rejected')
+  t.ok(over.status === 'rejected' && over.reason instanceof UnavailableError, 'answered as unavailable')
+  t.match(over.status === 'rejected' && over.reason.message, /took longer than its budget of 1 ms/)
+  t.same(behind, { status: 'fulfilled', value: seq }, 'the call queued behind it runs on a new worker')
+  t.ok(answeredAfter < 1000, `answered ${answeredAfter} ms after it started`)
+  t.equal((await index.stats()).documents, 3000, 'nothing was lost with the old worker')
+})
+
+t.test('the event loop stays free while the worker runs a long query', async (t) => {
+  const fx = new ContractFixture()
+  const { index } = await filled(fx, 3000)
+  t.teardown(() => index.close())
+  const request = fx.requests.search({
+    input: 'orders customers',
+    entityTypes: ['dataset'],
+    start: 0,
+    count: 3000,
+  })
+  let worstGap = 0
+  let last = Date.now()
+  const tick = setInterval(() => {
+    const now = Date.now()
+    worstGap = Math.max(worstGap, now - last)
+    last = now
+  }, 5)
+  const started = Date.now()
+  for (let i = 0; i < 5; i++) t.equal((await index.search(request)).total, 3000)
+  const elapsed = Date.now() - started
+  clearInterval(tick)
+  // On a quiet machine the gap is a few ms; the bound leaves room for a loaded one, and stays
+  // far below one query's time, which is what the gap would be with the query on this thread.
+  t.ok(
+    worstGap < Math.max(100, elapsed / 5 / 2),
+    `longest event-loop gap ${worstGap} ms; 5 queries took ${elapsed} ms`,
+  )
+})
+
+t.test('an index that cannot be opened fails at open with a clear error', async (t) => {
+  await t.rejects(
+    WorkerSearchIndex.open({ file: join(dir, 'no', 'such', '\0bad', 'search.db') }),
+    UnavailableError,
+  )
+})

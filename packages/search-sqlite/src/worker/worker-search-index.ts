@@ -1,0 +1,245 @@
+import { Worker } from 'node:worker_threads'
+import { UnavailableError } from '@catalog/core'
+import type {
+  ApplyResult,
+  AutocompleteRequest,
+  AutocompleteResultPage,
+  BrowseRequest,
+  BrowseResultPage,
+  IndexChange,
+  IndexedDocument,
+  IndexStats,
+  SearchIndex,
+  SearchRequest,
+  SearchResultPage,
+} from '@catalog/search'
+import {
+  fromWireError,
+  type IndexOp,
+  type WorkerCall,
+  type WorkerInit,
+  type WorkerReply,
+} from './protocol.js'
+
+export interface WorkerSearchOptions extends WorkerInit {
+  /** Longest a search, autocomplete or browse may take before it is cancelled (default 10 s). */
+  readonly queryBudgetMs?: number
+}
+
+/** Default query budget: far above any search of the targets, far below a client's patience. */
+export const DEFAULT_QUERY_BUDGET_MS = 10_000
+
+const WORKER_URL = new URL('./search-worker.mjs', import.meta.url)
+/** Queries that a budget bounds; writes and housekeeping always run to the end. */
+const BUDGETED: ReadonlySet<IndexOp> = new Set(['search', 'autocomplete', 'browse'])
+/** A call that was in flight when the worker died this many times fails instead of retrying. */
+const MAX_ATTEMPTS = 2
+
+interface Pending {
+  readonly call: WorkerCall
+  readonly resolve: (value: unknown) => void
+  readonly reject: (err: Error) => void
+  attempts: number
+  timer?: NodeJS.Timeout
+}
+
+/**
+ * The embedded search index on its own thread: a {@link SqliteSearchIndex} in a worker, so
+ * indexing and heavy queries use the second core and never hold the event loop that answers
+ * ingest, reads and `/health`. Calls run one at a time in the order made, so an applied change
+ * is seen by every later query (read-your-writes). A query still running when its budget (counted
+ * from when it starts) runs out is cancelled by ending the thread, so nothing keeps burning CPU
+ * after its answer; it is answered with an {@link UnavailableError}, and the calls queued behind
+ * it go to a fresh worker.
+ */
+export class WorkerSearchIndex implements SearchIndex {
+  private worker: Worker | undefined
+  private starting: Promise<void>
+  private readonly pending = new Map<number, Pending>()
+  private nextId = 1
+  private closed = false
+  private readonly budgetMs: number
+
+  private constructor(private readonly options: WorkerSearchOptions) {
+    this.budgetMs = options.queryBudgetMs ?? DEFAULT_QUERY_BUDGET_MS
+    this.starting = this.spawn()
+  }
+
+  /** Starts the worker and opens the index file; a file that cannot be opened is an {@link UnavailableError}. */
+  static async open(options: WorkerSearchOptions): Promise<WorkerSearchIndex> {
+    const index = new WorkerSearchIndex(options)
+    try {
+      await index.starting
+    } catch (err) {
+      index.closed = true
+      await index.worker?.terminate()
+      throw err
+    }
+    return index
+  }
+
+  cursor(): Promise<number> {
+    return this.call('cursor', [])
+  }
+
+  apply(changes: readonly IndexChange[], cursor: number): Promise<ApplyResult> {
+    return this.call('apply', [changes, cursor])
+  }
+
+  search(request: SearchRequest): Promise<SearchResultPage> {
+    return this.call('search', [request])
+  }
+
+  autocomplete(request: AutocompleteRequest): Promise<AutocompleteResultPage> {
+    return this.call('autocomplete', [request])
+  }
+
+  browse(request: BrowseRequest): Promise<BrowseResultPage> {
+    return this.call('browse', [request])
+  }
+
+  document(urn: string): Promise<IndexedDocument | undefined> {
+    return this.call('document', [urn])
+  }
+
+  clear(): Promise<void> {
+    return this.call('clear', [])
+  }
+
+  stats(): Promise<IndexStats> {
+    return this.call('stats', [])
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    try {
+      await this.call('close', [])
+    } finally {
+      this.closed = true
+      await this.worker?.terminate()
+      this.worker = undefined
+    }
+  }
+
+  private async call<T>(op: IndexOp, args: readonly unknown[]): Promise<T> {
+    if (this.closed) throw new UnavailableError('the search index is closed')
+    await this.starting
+    return new Promise<T>((resolve, reject) => {
+      const pending: Pending = {
+        call: { id: this.nextId++, op, args },
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        attempts: 0,
+      }
+      this.pending.set(pending.call.id, pending)
+      this.send(pending)
+      this.armHead()
+    })
+  }
+
+  private send(pending: Pending): void {
+    pending.attempts++
+    this.worker?.postMessage(pending.call)
+  }
+
+  /**
+   * The worker runs calls in order, so the oldest unanswered call is the one running: a query's
+   * budget starts when it reaches the head, not while it waits behind others.
+   */
+  private armHead(): void {
+    const head = this.pending.values().next().value as Pending | undefined
+    if (head && BUDGETED.has(head.call.op) && !head.timer)
+      head.timer = setTimeout(() => this.overBudget(head), this.budgetMs)
+  }
+
+  private settle(id: number): Pending | undefined {
+    const pending = this.pending.get(id)
+    if (!pending) return undefined
+    this.pending.delete(id)
+    clearTimeout(pending.timer)
+    this.armHead()
+    return pending
+  }
+
+  /** A query ran past its budget: answer it, end the thread, resend what was queued behind it. */
+  private overBudget(pending: Pending): void {
+    if (!this.settle(pending.call.id)) return
+    pending.reject(
+      new UnavailableError(
+        `The ${pending.call.op} took longer than its budget of ${this.budgetMs} ms and was cancelled; narrow the query or its filters`,
+      ),
+    )
+    void this.restart()
+  }
+
+  private async restart(): Promise<void> {
+    const old = this.worker
+    this.worker = undefined
+    this.starting = this.spawn()
+    await old?.terminate()
+    try {
+      await this.starting
+    } catch (err) {
+      // The index no longer opens (its file is gone or broken): fail what waits, end the thread.
+      for (const id of [...this.pending.keys()]) this.settle(id)?.reject(err as Error)
+      await this.worker?.terminate()
+      return
+    }
+    for (const pending of [...this.pending.values()]) {
+      if (pending.attempts >= MAX_ATTEMPTS) {
+        this.settle(pending.call.id)?.reject(
+          new UnavailableError(`The search index failed twice while running ${pending.call.op}`),
+        )
+      } else this.send(pending)
+    }
+  }
+
+  private spawn(): Promise<void> {
+    const worker = new Worker(WORKER_URL, {
+      workerData: { file: this.options.file, cacheMb: this.options.cacheMb } satisfies WorkerInit,
+      execArgv: workerExecArgv(),
+    })
+    this.worker = worker
+    return new Promise<void>((resolve, reject) => {
+      let ready = false
+      worker.on('message', (reply: WorkerReply) => {
+        if ('ready' in reply) {
+          ready = reply.ready
+          if (reply.ready) resolve()
+          else
+            reject(
+              new UnavailableError(
+                `cannot open the search index at ${this.options.file}: ${reply.error.message}`,
+              ),
+            )
+          return
+        }
+        const pending = this.settle(reply.id)
+        if (!pending) return
+        if (reply.ok) pending.resolve(reply.value)
+        else pending.reject(fromWireError(reply.error))
+      })
+      worker.on('error', (err) => {
+        if (!ready)
+          reject(new UnavailableError(`the search worker failed to start: ${err.message}`, { cause: err }))
+      })
+      worker.on('exit', () => {
+        if (!ready) reject(new UnavailableError('the search worker stopped before it was ready'))
+        // A worker that died on its own (not ended by restart or close): start another one.
+        else if (this.worker === worker && !this.closed) void this.restart()
+      })
+    })
+  }
+}
+
+/** The worker's node options: the parent's, less tsx's loader, which the worker's entry registers. */
+function workerExecArgv(): string[] {
+  const out: string[] = []
+  const args = process.execArgv
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string
+    if (arg === '--import' && args[i + 1]?.includes('tsx')) i++
+    else if (!(arg.startsWith('--import=') && arg.includes('tsx'))) out.push(arg)
+  }
+  return out
+}
