@@ -91,3 +91,29 @@ const STATUS: Record<CatalogErrorKind, number> = {
 export function statusOf(err: unknown): number {
   return err instanceof CatalogError ? STATUS[err.kind] : 500
 }
+
+const BY_KIND: Partial<Record<CatalogErrorKind, new (message: string) => CatalogError>> = {
+  'invalid-input': InvalidInputError,
+  validation: ValidationError,
+  'not-found': NotFoundError,
+  conflict: ConflictError,
+  unauthorized: UnauthorizedError,
+  forbidden: ForbiddenError,
+  precondition: PreconditionError,
+  unavailable: UnavailableError,
+  overloaded: OverloadedError,
+}
+
+/**
+ * The domain error of a kind, rebuilt from its message after crossing a thread or service
+ * boundary; undefined for a kind with no such class (`payload-too-large`).
+ */
+export function errorOfKind(kind: CatalogErrorKind, message: string): CatalogError | undefined {
+  const Kind = BY_KIND[kind]
+  return Kind ? new Kind(message) : undefined
+}
+
+/** The error kind an HTTP status stands for: the inverse of {@link statusOf}. */
+export function kindOfStatus(status: number): CatalogErrorKind | undefined {
+  return (Object.keys(STATUS) as CatalogErrorKind[]).find((kind) => STATUS[kind] === status)
+}

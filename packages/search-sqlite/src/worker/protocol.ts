@@ -1,20 +1,8 @@
-import {
-  CatalogError,
-  type CatalogErrorKind,
-  ConflictError,
-  ForbiddenError,
-  InvalidInputError,
-  NotFoundError,
-  OverloadedError,
-  PreconditionError,
-  UnauthorizedError,
-  UnavailableError,
-  ValidationError,
-} from '@catalog/core'
+import { CatalogError, type CatalogErrorKind, errorOfKind } from '@catalog/core'
 import type { SearchIndex } from '@catalog/search'
 
 /** The index operations the worker runs, by name. */
-export type IndexOp = Exclude<keyof SearchIndex, 'close'> | 'close'
+export type IndexOp = keyof SearchIndex
 
 /** What the worker is started with (`workerData`). */
 export interface WorkerInit {
@@ -49,22 +37,10 @@ export function toWireError(err: unknown): WireError {
   return { name: e.name, message: e.message }
 }
 
-const BY_KIND: Partial<Record<CatalogErrorKind, new (message: string) => CatalogError>> = {
-  'invalid-input': InvalidInputError,
-  validation: ValidationError,
-  'not-found': NotFoundError,
-  conflict: ConflictError,
-  unauthorized: UnauthorizedError,
-  forbidden: ForbiddenError,
-  precondition: PreconditionError,
-  unavailable: UnavailableError,
-  overloaded: OverloadedError,
-}
-
 /** The error again on this side: the same domain error class, or a plain `Error`. */
 export function fromWireError(wire: WireError): Error {
-  const Kind = wire.kind ? BY_KIND[wire.kind] : undefined
-  if (Kind) return new Kind(wire.message)
+  const known = wire.kind ? errorOfKind(wire.kind, wire.message) : undefined
+  if (known) return known
   const err = new Error(wire.message)
   err.name = wire.name
   return err

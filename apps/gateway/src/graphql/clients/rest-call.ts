@@ -1,15 +1,4 @@
-import {
-  type CatalogError,
-  ConflictError,
-  ForbiddenError,
-  InvalidInputError,
-  NotFoundError,
-  OverloadedError,
-  PreconditionError,
-  UnauthorizedError,
-  UnavailableError,
-  ValidationError,
-} from '@catalog/core'
+import { type CatalogError, errorOfKind, kindOfStatus, UnavailableError } from '@catalog/core'
 
 interface Call {
   readonly method: string
@@ -61,24 +50,7 @@ function messageOf(text: string): string | undefined {
 
 /** The domain error for a service's error status (its Rest.li body's message kept). */
 function errorFor(service: string, status: number, message: string): CatalogError {
-  switch (status) {
-    case 400:
-      return new InvalidInputError(message)
-    case 401:
-      return new UnauthorizedError(message)
-    case 403:
-      return new ForbiddenError(message)
-    case 404:
-      return new NotFoundError(message)
-    case 409:
-      return new ConflictError(message)
-    case 412:
-      return new PreconditionError(message)
-    case 422:
-      return new ValidationError(message)
-    case 429:
-      return new OverloadedError(message)
-    default:
-      return new UnavailableError(`${service} failed (HTTP ${status}): ${message}`)
-  }
+  const kind = kindOfStatus(status)
+  const known = kind && kind !== 'unavailable' ? errorOfKind(kind, message) : undefined
+  return known ?? new UnavailableError(`${service} failed (HTTP ${status}): ${message}`)
 }
