@@ -12,7 +12,6 @@ import { runRoutes } from './routes/runs.js'
 import { timelineRoutes } from './routes/timeline.js'
 import { timeseriesRoutes } from './routes/timeseries.js'
 import type { MetadataServices } from './services/index.js'
-import { TimelineService } from './services/timeline/timeline-service.js'
 
 export interface MetadataServiceOptions {
   readonly services: MetadataServices
@@ -36,7 +35,7 @@ export async function metadataService(
   await app.register(changeRoutes, { store })
   await app.register(relationshipRoutes, { lineage: services.lineage })
   await app.register(timeseriesRoutes, { timeseries: services.timeseries })
-  await app.register(timelineRoutes, { timeline: new TimelineService(store) })
+  await app.register(timelineRoutes, { timeline: services.timeline })
   await app.register(operationRoutes, { operations: services.operations, tasks: services.tasks })
   await app.register(metadataTestRoutes, { metadataTests: services.metadataTests })
   await app.register(openApiRoutes, { services })

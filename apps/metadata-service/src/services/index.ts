@@ -10,6 +10,7 @@ import { OperationsService } from './operations-service.js'
 import { ReadService } from './read-service.js'
 import { RunsService } from './runs-service.js'
 import { TaskRunner } from './tasks-service.js'
+import { TimelineService } from './timeline/timeline-service.js'
 import { TimeseriesService } from './timeseries-service.js'
 
 /** The metadata service's domain services, shared by REST routes and (in one process) GraphQL. */
@@ -26,6 +27,7 @@ export interface MetadataServices {
   readonly admin: EntityAdminService
   readonly references: DeleteReferencesService
   readonly runs: RunsService
+  readonly timeline: TimelineService
 }
 
 /** Optional settings of the services (from the config at boot). */
@@ -57,5 +59,6 @@ export function createMetadataServices(
     admin: new EntityAdminService(registry, store, ingest),
     references: new DeleteReferencesService(registry, store, ingest),
     runs: new RunsService(registry, store, ingest),
+    timeline: new TimelineService(store),
   }
 }
