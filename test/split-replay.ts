@@ -16,6 +16,9 @@ const REPLAYED = [
   'lineage',
   'timeseries',
   'graphql-protocol',
+  'graphql-ui-queries',
+  'graphql-search-page',
+  'graphql-app-shell',
   'api-docs',
 ]
 const FILES: Record<string, string[]> = { 'search-browse-autocomplete': ['browse', 'autocomplete'] }

@@ -182,7 +182,8 @@ export class WorkerSearchIndex implements SearchIndex {
     } catch (err) {
       // The index no longer opens (its file is gone or broken): fail what waits, end the thread.
       for (const id of [...this.pending.keys()]) this.settle(id)?.reject(err as Error)
-      await this.worker?.terminate()
+      // `spawn` set the worker that failed to open; TypeScript still sees the `undefined` above.
+      await (this.worker as Worker | undefined)?.terminate()
       return
     }
     for (const pending of [...this.pending.values()]) {

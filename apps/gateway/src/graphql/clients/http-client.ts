@@ -1,5 +1,12 @@
 import { InvalidInputError, type Registry } from '@catalog/core'
-import type { AspectValue, EntityAspects, MetadataClient, MetadataProposal } from './metadata-client.js'
+import type {
+  AspectValue,
+  EntityAspects,
+  LineageAnswer,
+  LineageQuery,
+  MetadataClient,
+  MetadataProposal,
+} from './metadata-client.js'
 import { restCall } from './rest-call.js'
 
 /** URNs per `/entitiesV2?ids=List(...)` call, to keep URLs short. */
@@ -59,6 +66,13 @@ export class HttpMetadataClient implements MetadataClient {
 
   async ingestProposals(proposals: readonly MetadataProposal[], _actor: string): Promise<void> {
     await this.call('POST', '/aspects?action=ingestProposalBatch', { proposals })
+  }
+
+  async lineage(query: LineageQuery): Promise<LineageAnswer> {
+    const body = (await this.call('POST', '/relationships?action=getLineage', query)) as {
+      value: LineageAnswer
+    }
+    return body.value
   }
 
   private async aspect(urn: string, aspect: string, version: number): Promise<AspectValue | undefined> {

@@ -1,5 +1,12 @@
 import type { MetadataServices } from '@catalog/metadata-service'
-import type { AspectValue, EntityAspects, MetadataClient, MetadataProposal } from './metadata-client.js'
+import type {
+  AspectValue,
+  EntityAspects,
+  LineageAnswer,
+  LineageQuery,
+  MetadataClient,
+  MetadataProposal,
+} from './metadata-client.js'
 
 /** {@link MetadataClient} over the metadata services of this process. */
 export class InProcessMetadataClient implements MetadataClient {
@@ -38,5 +45,9 @@ export class InProcessMetadataClient implements MetadataClient {
 
   async ingestProposals(proposals: readonly MetadataProposal[], actor: string): Promise<void> {
     await this.services.ingest.ingestProposals(proposals, actor)
+  }
+
+  lineage(query: LineageQuery): Promise<LineageAnswer> {
+    return this.services.lineage.lineage(query)
   }
 }

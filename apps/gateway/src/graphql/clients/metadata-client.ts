@@ -20,6 +20,36 @@ export interface MetadataProposal {
   readonly aspect?: { readonly value: string; readonly contentType: string }
 }
 
+/** A multi-hop lineage query (`POST /relationships?action=getLineage` body). */
+export interface LineageQuery {
+  readonly urn: string
+  readonly direction: 'UPSTREAM' | 'DOWNSTREAM'
+  /** Default 1; the metadata service cuts it to its configured cap. */
+  readonly maxHops?: number
+  readonly start?: number
+  readonly count?: number
+  readonly includeSoftDeleted?: boolean
+}
+
+/** The metadata service's lineage answer: results ordered by degree, then URN. */
+export interface LineageAnswer {
+  /** Hops followed at most (after the service's cap). */
+  readonly maxHops: number
+  readonly start: number
+  readonly count: number
+  readonly total: number
+  /** True when a bound (hops, node or time budget) stopped the walk with more left. */
+  readonly isPartial: boolean
+  readonly partialReason?: string
+  readonly relationships: readonly {
+    readonly entity: string
+    readonly type: string
+    readonly degree: number
+    /** One shortest path: the start, ..., the entity. */
+    readonly path: readonly string[]
+  }[]
+}
+
 /**
  * What the GraphQL resolvers need from the metadata service. One implementation calls the
  * in-process services (one-process mode), the other the metadata service's REST endpoints
@@ -35,4 +65,6 @@ export interface MetadataClient {
   getAspectVersion(urn: string, aspect: string, version: number): Promise<AspectValue | undefined>
   /** Applies proposals all-or-nothing, stamped with `actor`. */
   ingestProposals(proposals: readonly MetadataProposal[], actor: string): Promise<void>
+  /** Bounded multi-hop lineage from an entity. */
+  lineage(query: LineageQuery): Promise<LineageAnswer>
 }

@@ -50,10 +50,31 @@ export interface AutocompleteAnswer {
   readonly entities: readonly { readonly urn: string }[]
 }
 
+/** `POST /entities?action=browse` body (one entity type). */
+export interface BrowseBody {
+  readonly entity: string
+  /** `/a/b`; `/` or empty for the root. */
+  readonly path: string
+  readonly start: number
+  readonly limit: number
+  readonly filter?: SearchAcrossBody['filter']
+}
+
+/** DataHub's `BrowseResult` record, as the search service answers it. */
+export interface BrowseAnswer {
+  readonly entities: readonly { readonly urn: string }[]
+  readonly groups: readonly { readonly name: string; readonly count: number }[]
+  readonly metadata: { readonly path: string; readonly totalNumEntities: number }
+  readonly from: number
+  readonly pageSize: number
+  readonly numElements: number
+}
+
 /** What the GraphQL search resolvers need from the search service. */
 export interface SearchClient {
   searchAcrossEntities(body: SearchAcrossBody): Promise<SearchAnswer>
   autocomplete(body: AutocompleteBody): Promise<AutocompleteAnswer>
+  browse(body: BrowseBody): Promise<BrowseAnswer>
 }
 
 /** {@link SearchClient} over the search services of this process. */
@@ -66,6 +87,10 @@ export class InProcessSearchClient implements SearchClient {
 
   autocomplete(body: AutocompleteBody): Promise<AutocompleteAnswer> {
     return this.services.search.autocomplete(body as never)
+  }
+
+  browse(body: BrowseBody): Promise<BrowseAnswer> {
+    return this.services.search.browse(body as never)
   }
 }
 
@@ -91,6 +116,15 @@ export class HttpSearchClient implements SearchClient {
       path: '/entities?action=autocomplete',
       payload: body,
     })) as { value: AutocompleteAnswer }
+    return answer.value
+  }
+
+  async browse(body: BrowseBody): Promise<BrowseAnswer> {
+    const answer = (await restCall(this.baseUrl, 'the search service', this.authorization, {
+      method: 'POST',
+      path: '/entities?action=browse',
+      payload: body,
+    })) as { value: BrowseAnswer }
     return answer.value
   }
 }

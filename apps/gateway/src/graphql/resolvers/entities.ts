@@ -4,6 +4,7 @@ import type { CatalogContext } from '../context.js'
 import { GRAPHQL_LIMITS } from '../limits.js'
 import type { EntitySource } from '../mappers/common.js'
 import { type FieldFn, MAPPINGS } from '../mappers/index.js'
+import { entityLineage } from './lineage-field.js'
 
 type Resolver = (source: never, args: never, ctx: CatalogContext) => unknown
 export type Resolvers = Record<string, Record<string, unknown>>
@@ -67,7 +68,7 @@ export function entityQueries(): Record<string, unknown> {
 
 /**
  * Field resolvers of every entity type, derived from the schema: `urn` comes from the
- * reference, `type` from the URN, every other field from the entity's mapped object, loaded
+ * reference, `type` from the URN, `lineage` from the metadata service's lineage walk, every other field from the entity's mapped object, loaded
  * (in batches) only when a field needs it. A field the mapper does not fill answers null.
  */
 export function entityFieldResolvers(schema: GraphQLSchema): Resolvers {
@@ -79,6 +80,10 @@ export function entityFieldResolvers(schema: GraphQLSchema): Resolvers {
       if (name === 'urn') continue
       if (name === 'type') {
         fields.type = () => mapping.entityType
+        continue
+      }
+      if (name === 'lineage') {
+        fields.lineage = entityLineage
         continue
       }
       fields[name] = async (source: EntitySource, args: Record<string, unknown>, ctx: CatalogContext) => {

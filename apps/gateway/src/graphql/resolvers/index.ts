@@ -7,7 +7,9 @@ import { datasetMutations } from '../mutations/update-dataset.js'
 import { LongScalar } from '../scalars.js'
 import { appConfigQueries } from './app-config.js'
 import { autocompleteQueries } from './autocomplete.js'
+import { browseQueries } from './browse.js'
 import { abstractTypeResolvers, entityFieldResolvers, entityQueries, type Resolvers } from './entities.js'
+import { lineageQueries } from './lineage.js'
 import { meQueries } from './me.js'
 import { notServedResolvers } from './not-served.js'
 import { searchQueries } from './search.js'
@@ -24,6 +26,8 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...stepStateQueries,
       ...searchQueries,
       ...autocompleteQueries,
+      ...lineageQueries,
+      ...browseQueries,
     },
     Mutation: {
       ...datasetMutations,

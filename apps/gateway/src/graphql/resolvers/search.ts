@@ -65,11 +65,12 @@ async function results(ctx: CatalogContext, request: SearchAcrossBody) {
 }
 
 /** A scroll position as an opaque id (DataHub's are opaque too); what `nextScrollId` hands out. */
-function scrollIdOf(start: number): string {
+export function scrollIdOf(start: number): string {
   return Buffer.from(JSON.stringify({ start })).toString('base64url')
 }
 
-function startOf(scrollId: string | null | undefined): number {
+/** The start of a scroll id `scrollIdOf` handed out (0 for none); a 400 for any other. */
+export function startOf(scrollId: string | null | undefined): number {
   if (!scrollId) return 0
   try {
     const { start } = JSON.parse(Buffer.from(scrollId, 'base64url').toString('utf8')) as { start?: unknown }
