@@ -20,8 +20,17 @@ import type { Test } from 'tap'
 import { type ExampleName, loadExample, toIngestCall } from './examples.js'
 import { buildSplit } from './split-build.js'
 
+/** One registered route: method, path with `:params` and `*`, and its Rest.li action if constrained. */
+export interface RouteEntry {
+  readonly method: string
+  readonly path: string
+  readonly action?: string
+}
+
 export interface Built {
   readonly app: CatalogServer
+  /** Every route the app registered (HEAD left out), recorded as they were added. */
+  readonly routes: readonly RouteEntry[]
   readonly store: MetadataStore
   readonly dir: string
   readonly registry: Registry
@@ -53,6 +62,12 @@ export async function build(t: Test, options: { dir?: string; auth?: boolean } =
   await search.sync.catchUp()
   search.sync.start(200)
   const app = createServer()
+  const routes: RouteEntry[] = []
+  app.addHook('onRoute', (route) => {
+    const action = (route.constraints as { action?: string } | undefined)?.action
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') routes.push({ method, path: route.url, ...(action ? { action } : {}) })
+  })
   // Auth stays off unless a test asks for it (`auth: true`), as with CATALOG_AUTH=off.
   const auth = options.auth
     ? await bootstrapAuth({
@@ -81,7 +96,15 @@ export async function build(t: Test, options: { dir?: string; auth?: boolean } =
     if (!options.dir) rmSync(dir, { recursive: true, force: true })
   })
   const adminToken = auth?.adminTokenFile ? readFileSync(auth.adminTokenFile, 'utf8').trim() : undefined
-  return { app, store, dir, registry, search, ...(auth ? { tokens: auth.tokens, adminToken } : {}) }
+  return {
+    app,
+    routes,
+    store,
+    dir,
+    registry,
+    search,
+    ...(auth ? { tokens: auth.tokens, adminToken } : {}),
+  }
 }
 
 /** Sends one example record as DataHub's Python REST emitter does. */

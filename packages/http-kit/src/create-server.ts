@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
+import { InvalidInputError } from '@catalog/core'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
   type FastifyServerOptions,
   LogController,
   type RawReplyDefaultExpression,
@@ -11,6 +14,7 @@ import Fastify, {
   type RawServerDefault,
 } from 'fastify'
 import { actionConstraint } from './action-constraint.js'
+import { type AdmissionOptions, installAdmission } from './admission.js'
 import { restliError, toRestliError } from './error-body.js'
 
 export interface ServerOptions {
@@ -19,6 +23,8 @@ export interface ServerOptions {
   readonly bodyLimit?: number
   /** Log every request at info level (otherwise only at debug level). */
   readonly logRequests?: boolean
+  /** Admission control (429 + Retry-After under overload); `false` turns it off. */
+  readonly admission?: AdmissionOptions | false
 }
 
 /** The header that carries a request's id in and out, and between services in split mode. */
@@ -63,11 +69,18 @@ export function createServer(options: ServerOptions = {}): CatalogServer {
     requestTimeout: 120_000,
     // Shutdown closes idle keep-alive connections itself, without racing a client's next request.
     forceCloseConnections: false,
+    // A URL fastify cannot decode (`%`, `%ED%A0%80`) gets DataHub's error body, as every error does.
+    frameworkErrors: (err, _request, reply) => {
+      const body = toRestliError(err)
+      ;(reply as FastifyReply).status(body.status).send(body)
+    },
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
   installErrorHandling(app)
+  app.addHook('preHandler', rejectNonFiniteParameters)
+  if (options.admission !== false) installAdmission(app, options.admission ?? {})
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id)
   })
@@ -80,6 +93,25 @@ export function createServer(options: ServerOptions = {}): CatalogServer {
     }
   })
   return app
+}
+
+/**
+ * Schema coercion turns `limit=1e400` into `Infinity`, which passes an integer schema with a
+ * maximum; a number that is not finite is refused here, in the query and at the top of a JSON
+ * body (`{"count": 1e400}`), before it reaches a service.
+ */
+async function rejectNonFiniteParameters(request: FastifyRequest): Promise<void> {
+  for (const [where, values] of [
+    ['query parameter', request.query],
+    ['parameter', request.body],
+  ] as const) {
+    if (values === null || typeof values !== 'object' || Array.isArray(values)) continue
+    for (const [name, value] of Object.entries(values)) {
+      if (typeof value === 'number' && !Number.isFinite(value)) {
+        throw new InvalidInputError(`Invalid ${where} '${name}': must be a finite number`)
+      }
+    }
+  }
 }
 
 /** DataHub error bodies for thrown errors and unknown routes. */

@@ -1,4 +1,5 @@
 export * from './action-constraint.js'
+export * from './admission.js'
 export * from './api-docs.js'
 export * from './create-server.js'
 export * from './error-body.js'

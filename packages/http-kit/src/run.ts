@@ -18,6 +18,8 @@ export interface Runnable {
 export const SHUTDOWN_DEADLINE_MS = 10_000
 /** A keep-alive connection this long without a request is idle: shutdown closes it. */
 const IDLE_GRACE_MS = 200
+/** Pending connections the kernel queues before accepting (capped by net.core.somaxconn). */
+const LISTEN_BACKLOG = 8192
 
 /**
  * Runs an app as a server: pino logger, request timeouts, listen, and a graceful close on
@@ -35,7 +37,9 @@ export async function runServer(config: Config, runnable: Runnable): Promise<Cat
   const metrics = installMetrics(app, runnable.name)
   try {
     closeBackends = await runnable.build(app, log, metrics)
-    await app.listen({ port: runnable.port, host: config.HOST })
+    // A deep accept queue: a burst of new connections waits to be accepted (and, if need be,
+    // answered 429 by admission control) instead of being dropped or reset by the kernel.
+    await app.listen({ port: runnable.port, host: config.HOST, backlog: LISTEN_BACKLOG })
     const address = app.server.address()
     const port = typeof address === 'object' && address ? address.port : runnable.port
     const url = `http://localhost:${port}`

@@ -52,3 +52,35 @@ t.test(
     t.equal((await write(9)).results[0]?.changed, true, 'accepted again once the queue drained')
   },
 )
+
+t.test('sqlite: one turn commits a bounded group; the rest waits and counts towards the limit', async (t) => {
+  const store = new SqliteMetadataStore({ file: join(dir, 'groups.db'), maxPendingWrites: 1500 })
+  t.teardown(() => store.close())
+  const created = { time: 1, actor: 'urn:li:corpuser:datahub' }
+  const write = (i: number) =>
+    store.write({
+      mutations: [
+        {
+          kind: 'upsert',
+          urn: `urn:li:corpuser:g${i}`,
+          entityType: 'corpuser',
+          aspect: 'status',
+          value: { removed: false },
+          created,
+          edges: [],
+        },
+      ],
+      created,
+    })
+  let done = 0
+  const first = Array.from({ length: 1500 }, (_, i) => write(i).then(() => done++))
+  await new Promise((resolve) => setImmediate(resolve))
+  t.ok(done > 0 && done < 1500, `the first turn committed part of the queue (${done} of 1500)`)
+  const more = await Promise.allSettled(Array.from({ length: 1500 }, (_, i) => write(10_000 + i)))
+  t.ok(
+    more.some((r) => r.status === 'rejected' && r.reason instanceof OverloadedError),
+    'writes still waiting from an earlier turn count towards the limit',
+  )
+  await Promise.all(first)
+  t.equal(done, 1500, 'every accepted write is committed')
+})

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import {
   type AuditStamp,
@@ -65,6 +65,12 @@ export interface SqliteStoreOptions {
   readonly maxPendingWrites?: number
 }
 
+/**
+ * Most mutations committed in one event-loop turn. Calls beyond it wait for the next turn (and
+ * count towards `maxPendingWrites`), so a burst of writers cannot stall every other request.
+ */
+const GROUP_MUTATIONS = 1_000
+
 interface AspectRow {
   urn: string
   aspect: string
@@ -85,8 +91,8 @@ interface Pending {
 
 /**
  * The embedded metadata store: one SQLite file in WAL mode. Aspect rows follow DataHub's
- * `metadata_aspect_v2` layout. Writes arriving in the same event-loop turn are committed
- * together (group commit), each call in its own savepoint so one failing call never
+ * `metadata_aspect_v2` layout. Writes waiting for the next event-loop turn are committed
+ * together (group commit, bounded in size per turn), each call in its own savepoint so one failing call never
  * affects another; every call is acknowledged only after the group's commit.
  */
 export class SqliteMetadataStore implements MetadataStore {
@@ -105,7 +111,12 @@ export class SqliteMetadataStore implements MetadataStore {
 
   constructor(options: SqliteStoreOptions) {
     this.maxPending = options.maxPendingWrites ?? 10_000
-    if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true })
+    if (options.file !== ':memory:') {
+      // Owner-only: a new data dir is 0700 and a new database file 0600 (SQLite gives its
+      // -wal and -shm files the mode of the database file).
+      mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 })
+      createPrivateFile(options.file)
+    }
     try {
       this.db = new Database(options.file)
       this.db.pragma('journal_mode = WAL')
@@ -159,8 +170,12 @@ export class SqliteMetadataStore implements MetadataStore {
 
   private flush(): void {
     this.flushScheduled = false
-    const items = this.queue
-    this.queue = []
+    const items = this.takeGroup()
+    if (this.queue.length > 0) {
+      // The rest commits in the next turn, so one turn never holds the event loop for long.
+      this.flushScheduled = true
+      setImmediate(() => this.flush())
+    }
     if (items.length === 0) return
     try {
       try {
@@ -183,6 +198,18 @@ export class SqliteMetadataStore implements MetadataStore {
       if (item.outcome) item.resolve(item.outcome)
       else item.reject(item.error)
     }
+  }
+
+  /** The next group to commit: whole calls, up to {@link GROUP_MUTATIONS} mutations (at least one call). */
+  private takeGroup(): Pending[] {
+    let mutations = 0
+    let n = 0
+    while (n < this.queue.length) {
+      mutations += (this.queue[n] as Pending).batch.mutations.length
+      if (n > 0 && mutations > GROUP_MUTATIONS) break
+      n++
+    }
+    return this.queue.splice(0, n)
   }
 
   private apply(batch: WriteBatch): WriteOutcome {
@@ -606,5 +633,14 @@ function prepare(db: Database.Database) {
          AND (@urn IS NULL OR urn = @urn) AND (@urnLike IS NULL OR urn LIKE @urnLike) AND (@aspect IS NULL OR aspect = @aspect)
        ORDER BY urn, aspect LIMIT @limit OFFSET @start`,
     ),
+  }
+}
+
+/** Creates `file` empty with mode 0600 unless it exists (SQLite takes an empty file as a new database). */
+function createPrivateFile(file: string): void {
+  try {
+    closeSync(openSync(file, 'wx', 0o600))
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
   }
 }

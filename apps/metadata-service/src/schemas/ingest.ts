@@ -1,3 +1,4 @@
+import { WRITE_LIMITS } from '@catalog/core'
 import { type Static, Type } from 'typebox'
 
 export const SystemMetadataSchema = Type.Object(
@@ -42,7 +43,7 @@ const AsyncFlag = Type.Optional(
 
 export const IngestProposalBodySchema = Type.Object({ proposal: ProposalSchema, async: AsyncFlag })
 export const IngestProposalBatchBodySchema = Type.Object({
-  proposals: Type.Array(ProposalSchema),
+  proposals: Type.Array(ProposalSchema, { maxItems: WRITE_LIMITS.maxBatchItems }),
   async: AsyncFlag,
 })
 
@@ -61,7 +62,7 @@ export const IngestBodySchema = Type.Object({
   systemMetadata: Type.Optional(SystemMetadataSchema),
 })
 export const BatchIngestBodySchema = Type.Object({
-  entities: Type.Array(SnapshotEntitySchema),
+  entities: Type.Array(SnapshotEntitySchema, { maxItems: WRITE_LIMITS.maxBatchItems }),
   systemMetadata: Type.Optional(Type.Array(SystemMetadataSchema)),
 })
 

@@ -65,7 +65,7 @@ export class LineageService {
   readonly edgeSpecs: readonly LineageEdgeSpec[]
 
   constructor(
-    registry: Registry,
+    private readonly registry: Registry,
     private readonly store: MetadataStore,
     private readonly limits: LineageLimits = DEFAULT_LINEAGE_LIMITS,
   ) {
@@ -77,7 +77,7 @@ export class LineageService {
    * as DataHub's `EntityRelationships` plus the spec's `entities` list.
    */
   async relationships(r: RelationshipsRequest): Promise<RelationshipsResponse> {
-    checkUrn(r.urn)
+    checkUrn(this.registry, r.urn)
     if (!r.types || r.types.length === 0) throw new InvalidInputError("Parameter 'types' is required")
     const start = r.start ?? 0
     const page = await this.store.relationships({
@@ -101,7 +101,7 @@ export class LineageService {
    * budget; soft-deleted entities are skipped (not returned, not traversed) unless asked for.
    */
   async lineage(r: LineageRequest): Promise<LineageResponse> {
-    checkUrn(r.urn)
+    checkUrn(this.registry, r.urn)
     const asked = r.maxHops ?? 1
     if (!Number.isInteger(asked) || asked < 1)
       throw new InvalidInputError(`maxHops must be a positive integer, got ${asked}`)
@@ -138,9 +138,10 @@ export class LineageService {
   }
 }
 
-function checkUrn(urn: string): void {
-  // Any well-formed URN: edges may point at entity types this catalog does not model.
-  parseUrn(urn)
+function checkUrn(registry: Registry, urn: string): void {
+  // A modelled entity type's URN must have its key's shape; edges may also point at entity
+  // types this catalog does not model, whose URNs need only be well-formed.
+  if (registry.findEntity(parseUrn(urn).entityType)) registry.resolveUrn(urn)
 }
 
 /** Every `isLineage` relationship annotation of the registry, key aspects included. */

@@ -7,6 +7,8 @@ export interface SearchNotifierOptions {
   readonly log?: Logger
   /** How long a write waits for the index at most; past it the search service catches up by polling. */
   readonly timeoutMs?: number
+  /** While search is out, how often one background request checks whether it answers again. Default 1000. */
+  readonly probeIntervalMs?: number
 }
 
 /**
@@ -14,22 +16,65 @@ export interface SearchNotifierOptions {
  * apply the change log now (`POST /internal/search/sync`) and wait for it, so a search issued
  * after the ingest returns sees it. A search service that is down or slow never fails the
  * write — the write is already durable and the index converges from its own cursor.
+ *
+ * After one failed or timed-out request the notifier stops waiting: writes return at once and
+ * search catches up asynchronously from the change log (it polls it), while one background
+ * request per `probeIntervalMs` checks whether search answers again; when it does, writes wait
+ * for the index again. Each outage logs one warning and one recovery line, not one per write.
  */
 export function searchNotifier(searchUrl: string, options: SearchNotifierOptions = {}): AfterWrite {
   const url = `${searchUrl.replace(/\/+$/, '')}/internal/search/sync`
   const timeoutMs = options.timeoutMs ?? 2000
-  return async (seq) => {
+  const probeIntervalMs = options.probeIntervalMs ?? 1000
+  let down = false
+  let lastProbe = 0
+  let probing = false
+
+  const notify = async (): Promise<void> => {
     const authorization = options.authorization?.()
-    try {
-      const res = await fetch(url, {
-        method: 'POST',
-        signal: AbortSignal.timeout(timeoutMs),
-        ...(authorization ? { headers: { authorization } } : {}),
+    const res = await fetch(url, {
+      method: 'POST',
+      signal: AbortSignal.timeout(timeoutMs),
+      ...(authorization ? { headers: { authorization } } : {}),
+    })
+    await res.arrayBuffer()
+    if (!res.ok) throw new Error(`the search service answered ${res.status}`)
+  }
+
+  const wentDown = (err: unknown, seq: number) => {
+    if (down) return
+    down = true
+    lastProbe = Date.now()
+    options.log?.warn(
+      { reason: (err as Error).message, seq },
+      'search service did not confirm indexing; writes stop waiting for it and it catches up from the change log',
+    )
+  }
+
+  const probe = (seq: number) => {
+    if (probing || Date.now() - lastProbe < probeIntervalMs) return
+    probing = true
+    lastProbe = Date.now()
+    notify()
+      .then(() => {
+        down = false
+        options.log?.info({ seq }, 'search service answers again; writes wait for the index again')
       })
-      await res.arrayBuffer()
-      if (!res.ok) options.log?.warn({ status: res.status, seq }, 'search service refused the sync request')
+      .catch(() => undefined)
+      .finally(() => {
+        probing = false
+      })
+  }
+
+  return async (seq) => {
+    if (down) {
+      probe(seq)
+      return
+    }
+    try {
+      await notify()
     } catch (err) {
-      options.log?.warn({ err, seq }, 'search service did not confirm indexing; it will catch up by polling')
+      wentDown(err, seq)
     }
   }
 }

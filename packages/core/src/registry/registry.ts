@@ -1,5 +1,6 @@
 import { InvalidInputError, ValidationError } from '../errors.js'
-import { formatUrn, parseUrn, type Urn } from '../urn.js'
+import { checkAspectLimits } from '../limits.js'
+import { checkWritableUrn, formatUrn, parseUrn, type Urn } from '../urn.js'
 import { type LoadedModel, loadModel } from './model/load-model.js'
 import type { ModelFile, ModelTypeDecl } from './model/model-file.js'
 import { canonicalRecordName } from './normalize.js'
@@ -143,10 +144,12 @@ export class Registry {
 
   /**
    * Parses `raw` and checks it against the registry: the entity type exists (422 otherwise),
-   * the URN has the key's shape and its members are valid (400 otherwise).
+   * the URN has the key's shape and its members are valid, and it is one DataHub lets a
+   * write name: at most 512 URL-encoded bytes, no edge whitespace (400 otherwise).
    */
   resolveUrn(raw: string): EntityRef {
     const urn = parseUrn(raw)
+    checkWritableUrn(urn)
     const entity = this.entity(urn.entityType)
     return { urn: raw, entity, key: keyOf(entity, urn) }
   }
@@ -168,6 +171,7 @@ export class Registry {
         `Failed to validate record with class ${spec.record}: ERROR :: / :: expected a JSON object`,
       )
     }
+    checkAspectLimits(spec.name, raw)
     const outcome = this.validator.validate(spec.record, raw)
     if (!outcome.ok) {
       const problems = outcome.problems.map((p) => `ERROR :: ${p.pointer} :: ${p.message}`)
