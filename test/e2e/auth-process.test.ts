@@ -160,6 +160,22 @@ t.test('split mode: the gateway and the metadata service both verify tokens', as
     'mutation { createAccessToken(input: {type: PERSONAL, actorUrn: "urn:li:corpuser:carol", duration: ONE_HOUR, name: "c"}) { accessToken metadata { id } } }',
   )
   const carol = minted.body.data.createAccessToken.accessToken
+  // Writes need a privilege (DataHub's policies): the admin makes carol an Editor.
+  const role = await fetch(`${gateway.url}/aspects?action=ingestProposal`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...auth(admin) },
+    body: JSON.stringify({
+      proposal: {
+        entityType: 'corpuser',
+        entityUrn: 'urn:li:corpuser:carol',
+        changeType: 'UPSERT',
+        aspectName: 'roleMembership',
+        aspect: { contentType: 'application/json', value: '{"roles":["urn:li:dataHubRole:Editor"]}' },
+      },
+    }),
+  })
+  t.equal(role.status, 200, 'the admin assigns a role')
+  await role.arrayBuffer()
   const add = await gql(
     gateway.url,
     carol,

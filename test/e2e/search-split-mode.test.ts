@@ -84,8 +84,9 @@ t.test('split mode: metadata and search services apart, the gateway routes to ea
     },
   })
   t.equal(removed.status, 200)
-  const synced = await post(gateway.url, '/internal/search/sync', {})
-  t.equal(synced.status, 200, 'a synchronous index update on request')
+  t.equal((await post(gateway.url, '/internal/search/sync', {})).status, 404, 'not served by the gateway')
+  const synced = await post(search.url, '/internal/search/sync', {})
+  t.equal(synced.status, 200, 'a synchronous index update on request, from the search service itself')
   const after = await post(gateway.url, '/entities?action=search', {
     input: 'test-browse',
     entity: 'dataset',

@@ -1,6 +1,7 @@
 import { UnavailableError } from '@catalog/core'
 import { actionOf, REQUEST_ID_HEADER } from '@catalog/http-kit'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
+import { isInternalPath } from './plugins/internal-guard.js'
 
 /** Where a request goes when the apps run apart. */
 export type Service = 'metadata' | 'search'
@@ -22,7 +23,6 @@ export function serviceFor(url: string): Service {
     const action = actionOf(url)
     if (action && SEARCH_ACTIONS.has(action)) return 'search'
   }
-  if (path.startsWith('/internal/search')) return 'search'
   return 'metadata'
 }
 
@@ -53,6 +53,8 @@ export async function proxyRoutes(app: FastifyInstance, opts: ProxyOptions): Pro
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    // The services' internal routes are for each other, never forwarded from the public side.
+    if (isInternalPath(request.url)) return reply.callNotFound()
     const target = opts.targets[serviceFor(request.url)]
     const headers: Record<string, string> = {}
     for (const [name, value] of Object.entries(request.headers)) {

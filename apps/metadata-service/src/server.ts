@@ -1,4 +1,12 @@
-import { bearerAuth, bootstrapAuth, storeActiveCheck, type TokenService } from '@catalog/auth'
+import {
+  Authorizer,
+  authorizeRest,
+  bearerAuth,
+  bootstrapAuth,
+  storeActiveCheck,
+  storePolicySource,
+  type TokenService,
+} from '@catalog/auth'
 import { configOrExit } from '@catalog/config'
 import { Registry } from '@catalog/core'
 import { apiDocs, CATALOG_VERSION, gauge, healthRoutes, runServer } from '@catalog/http-kit'
@@ -44,6 +52,7 @@ await runServer(config, {
     }))
     await app.register(apiDocs, { title: 'Metadata service', version: CATALOG_VERSION })
     await app.register(bearerAuth, { enabled, tokens })
+    if (enabled) await app.register(authorizeRest, { authorizer: new Authorizer(storePolicySource(store)) })
     await app.register(healthRoutes, { ready: async () => (await store.head()) >= 0 })
     await app.register(metadataService, { services })
     return () => store.close()

@@ -6,7 +6,7 @@ import pino from 'pino'
 import t from 'tap'
 import { bootstrapAuth } from './bootstrap.js'
 import { loadOrCreateSecret } from './secret.js'
-import { type TokenProposal, tokenDeleteProposal } from './token-records.js'
+import { type BootstrapProposal, tokenDeleteProposal } from './token-records.js'
 import { TokenService } from './token-service.js'
 import { parseTtl } from './ttl.js'
 
@@ -49,7 +49,7 @@ t.test('issue and verify', async (t) => {
     ttlMs: 60_000,
     name: 'x',
   })
-  t.match(tokens.verify(issued.accessToken), {
+  t.match(await tokens.verify(issued.accessToken), {
     sub: 'urn:li:corpuser:alice',
     jti: issued.id,
     exp: 1_700_000_060,
@@ -65,23 +65,23 @@ t.test('issue and verify', async (t) => {
   })
   const [h, p, s] = issued.accessToken.split('.') as [string, string, string]
   const forged = Buffer.from(
-    JSON.stringify({ ...tokens.verify(issued.accessToken), sub: ROOT_ACTOR }),
+    JSON.stringify({ ...(await tokens.verify(issued.accessToken)), sub: ROOT_ACTOR }),
   ).toString('base64url')
-  t.throws(
-    () => tokens.verify(`${h}.${forged}.${s}`),
+  await t.rejects(
+    tokens.verify(`${h}.${forged}.${s}`),
     UnauthorizedError,
     'a changed payload breaks the signature',
   )
-  t.throws(() => tokens.verify(`${h}.${p}`), UnauthorizedError)
+  await t.rejects(tokens.verify(`${h}.${p}`), UnauthorizedError)
   now += 60_000
-  t.throws(() => tokens.verify(issued.accessToken), /expired at 2023-11-14T22:14:20.000Z/)
+  await t.rejects(tokens.verify(issued.accessToken), /expired at 2023-11-14T22:14:20.000Z/)
   const forever = tokens.issue({
     actorUrn: 'urn:li:corpuser:alice',
     ownerUrn: ROOT_ACTOR,
     ttlMs: null,
     name: 'y',
   })
-  t.notOk(tokens.verify(forever.accessToken).exp, 'no expiry')
+  t.notOk((await tokens.verify(forever.accessToken)).exp, 'no expiry')
   t.throws(
     () => tokens.issue({ actorUrn: 'alice', ownerUrn: ROOT_ACTOR, ttlMs: 1, name: 'z' }),
     InvalidInputError,
@@ -136,8 +136,13 @@ t.test('authenticate caches the revocation check for a few seconds', async (t) =
 t.test('bootstrapAuth writes the admin token once and replaces it when revoked', async (t) => {
   const dir = tempDir(t)
   const stored = new Set<string>()
-  const ingest = async (proposals: readonly TokenProposal[]) => {
+  const policies = new Set<string>()
+  const ingest = async (proposals: readonly BootstrapProposal[]) => {
     for (const p of proposals) {
+      if (p.entityType !== 'dataHubAccessToken') {
+        policies.add(p.entityUrn)
+        continue
+      }
       const id = p.entityUrn.slice('urn:li:dataHubAccessToken:'.length)
       if (p.changeType === 'DELETE') stored.delete(id)
       else stored.add(id)
@@ -151,6 +156,8 @@ t.test('bootstrapAuth writes the admin token once and replaces it when revoked',
     log: silent,
   }
   const first = await bootstrapAuth(options)
+  t.ok(policies.has('urn:li:dataHubPolicy:0'), 'the default policies are stored')
+  t.ok(policies.has('urn:li:dataHubRole:Admin'), 'and the default roles')
   const file = join(dir, 'admin.token')
   t.equal(first.adminTokenFile, file)
   t.equal(statSync(file).mode & 0o777, 0o600)
@@ -158,7 +165,7 @@ t.test('bootstrapAuth writes the admin token once and replaces it when revoked',
   t.match(await first.tokens.authenticate(`Bearer ${token}`), { actor: ROOT_ACTOR })
   await bootstrapAuth(options)
   t.equal(readFileSync(file, 'utf8').trim(), token, 'a second start reuses it')
-  await ingest([tokenDeleteProposal(first.tokens.verify(token).jti)])
+  await ingest([tokenDeleteProposal((await first.tokens.verify(token)).jti)])
   await bootstrapAuth(options)
   t.not(readFileSync(file, 'utf8').trim(), token, 'a revoked admin token is replaced at the next start')
   const off = await bootstrapAuth({ ...options, dataDir: tempDir(t), enabled: false })

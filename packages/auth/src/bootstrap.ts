@@ -2,8 +2,9 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CatalogError, ROOT_ACTOR } from '@catalog/core'
 import type { Logger } from 'pino'
+import { ensureDefaultPolicies } from './authorizer/default-records.js'
 import { loadOrCreateSecret } from './secret.js'
-import { type TokenProposal, tokenInfoProposal } from './token-records.js'
+import { type BootstrapProposal, tokenInfoProposal } from './token-records.js'
 import { type ActiveCheck, TokenService } from './token-service.js'
 
 /** File in the data dir holding the bootstrap admin token. */
@@ -19,7 +20,7 @@ export interface BootstrapOptions {
   readonly enabled: boolean
   readonly isActive: ActiveCheck
   /** Stores token entities through the ingest path. */
-  readonly ingest: (proposals: readonly TokenProposal[], actor: string) => Promise<unknown>
+  readonly ingest: (proposals: readonly BootstrapProposal[], actor: string) => Promise<unknown>
   readonly log: Logger
 }
 
@@ -41,6 +42,9 @@ export async function bootstrapAuth(options: BootstrapOptions): Promise<Bootstra
   if (secret.created) log.info({ file: secret.file }, `created the token signing secret at ${secret.file}`)
   const tokens = new TokenService(secret.secret, options.isActive)
   if (!options.enabled) return { tokens }
+  // DataHub's default policies and roles, stored on first start (each only if absent).
+  const created = await ensureDefaultPolicies(options.ingest, ROOT_ACTOR)
+  if (created > 0) log.info({ created }, `stored ${created} default policies and roles`)
   const file = join(options.dataDir, ADMIN_TOKEN_FILE)
   const existing = readToken(file)
   if (existing !== undefined) {

@@ -1,3 +1,4 @@
+export * from './authorizer/index.js'
 export * from './bearer-auth.js'
 export * from './bootstrap.js'
 export * from './http-active-check.js'

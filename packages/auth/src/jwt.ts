@@ -1,8 +1,11 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac } from 'node:crypto'
 import { UnauthorizedError } from '@catalog/core'
+import { errors, jwtVerify } from 'jose'
 
-/** Issuer written into every token. */
+/** Issuer written into every token, and the only one accepted. */
 export const TOKEN_ISSUER = 'datahub-compatible-catalog'
+/** The only signing algorithm signed and accepted. */
+export const TOKEN_ALGORITHM = 'HS256'
 
 /** The claims of a catalog access token (a JWT signed with HS256). */
 export interface TokenClaims {
@@ -12,6 +15,8 @@ export interface TokenClaims {
   readonly jti: string
   /** Issued at, seconds since epoch. */
   readonly iat: number
+  /** Not valid before, seconds since epoch (tokens signed here carry `iat`). */
+  readonly nbf?: number
   /** Expiry, seconds since epoch; absent for a token minted with no expiry. */
   readonly exp?: number
   readonly iss: string
@@ -23,60 +28,82 @@ export interface TokenClaims {
   readonly version: string
 }
 
-const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))
+const HEADER = Buffer.from(JSON.stringify({ alg: TOKEN_ALGORITHM, typ: 'JWT' })).toString('base64url')
+const MALFORMED = 'Unauthorized: the bearer token is malformed (not a signed JWT)'
 
-function base64url(value: string | Buffer): string {
-  return Buffer.from(value).toString('base64url')
-}
-
-function hmac(secret: string, data: string): Buffer {
-  return createHmac('sha256', secret).update(data).digest()
-}
-
-/** Signs `claims` as a compact JWT (HS256). */
+/**
+ * Signs `claims` as a compact JWS (HS256, `typ: JWT`). Signing stays synchronous because
+ * minting callers (GraphQL, CLI, service tokens) are synchronous; every token is verified by
+ * {@link verifyJwt} through `jose`, and the round trip is unit-tested.
+ */
 export function signJwt(claims: TokenClaims, secret: string): string {
-  const body = `${HEADER}.${base64url(JSON.stringify(claims))}`
-  return `${body}.${hmac(secret, body).toString('base64url')}`
-}
-
-function parsePart(part: string): Record<string, unknown> {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'))
-  } catch {
-    throw new UnauthorizedError('Unauthorized: the bearer token is malformed (not a signed JWT)')
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new UnauthorizedError('Unauthorized: the bearer token is malformed (not a signed JWT)')
-  }
-  return parsed as Record<string, unknown>
+  const body = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`
+  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`
 }
 
 /**
- * Checks a token's form, algorithm, signature and expiry; returns its claims. Every failure
- * is an {@link UnauthorizedError} naming what is wrong. Revocation is not checked here.
+ * Checks a token with `jose`: the algorithm pinned to HS256, the signature, `iss`, `exp`
+ * and `nbf`; the signature must be in its one canonical base64url form (a re-encoding of
+ * the same bytes is refused). Returns its claims. Every failure is an
+ * {@link UnauthorizedError} naming what is wrong. Revocation is not checked here.
  */
-export function verifyJwt(token: string, secret: string, nowSeconds: number): TokenClaims {
+export async function verifyJwt(token: string, secret: string, nowSeconds: number): Promise<TokenClaims> {
   const parts = token.split('.')
   if (parts.length !== 3 || parts.some((p) => p.length === 0 || !/^[A-Za-z0-9_-]+$/.test(p))) {
-    throw new UnauthorizedError('Unauthorized: the bearer token is malformed (not a signed JWT)')
+    throw new UnauthorizedError(MALFORMED)
   }
-  const [header, payload, signature] = parts as [string, string, string]
-  if (parsePart(header).alg !== 'HS256') {
-    throw new UnauthorizedError('Unauthorized: the bearer token is not signed with HS256')
+  let payload: Record<string, unknown>
+  try {
+    const result = await jwtVerify(token, new TextEncoder().encode(secret), {
+      algorithms: [TOKEN_ALGORITHM],
+      issuer: TOKEN_ISSUER,
+      currentDate: new Date(nowSeconds * 1000),
+      requiredClaims: ['sub', 'jti', 'iat'],
+    })
+    payload = result.payload as Record<string, unknown>
+  } catch (err) {
+    throw toUnauthorized(err)
   }
-  const expected = hmac(secret, `${header}.${payload}`)
-  const given = Buffer.from(signature, 'base64url')
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw new UnauthorizedError('Unauthorized: the bearer token signature is invalid')
+  // jose decodes base64url leniently: of the encodings of the verified signature bytes only
+  // the canonical one is accepted, so a token has exactly one spelling.
+  const signature = parts[2] as string
+  if (Buffer.from(signature, 'base64url').toString('base64url') !== signature) {
+    throw new UnauthorizedError('Unauthorized: the bearer token signature is not canonically encoded')
   }
-  const claims = parsePart(payload)
-  if (typeof claims.sub !== 'string' || !claims.sub.startsWith('urn:li:') || typeof claims.jti !== 'string') {
+  if (
+    typeof payload.sub !== 'string' ||
+    !payload.sub.startsWith('urn:li:') ||
+    typeof payload.jti !== 'string'
+  ) {
     throw new UnauthorizedError('Unauthorized: the bearer token has no actor or token id')
   }
-  if (claims.exp !== undefined && (typeof claims.exp !== 'number' || claims.exp <= nowSeconds)) {
-    const when = typeof claims.exp === 'number' ? new Date(claims.exp * 1000).toISOString() : 'unknown'
-    throw new UnauthorizedError(`Unauthorized: the bearer token expired at ${when}`)
+  return payload as unknown as TokenClaims
+}
+
+function toUnauthorized(err: unknown): UnauthorizedError {
+  if (err instanceof errors.JWTExpired) {
+    const exp = err.payload.exp
+    const when = typeof exp === 'number' ? new Date(exp * 1000).toISOString() : 'unknown'
+    return new UnauthorizedError(`Unauthorized: the bearer token expired at ${when}`, { cause: err })
   }
-  return claims as unknown as TokenClaims
+  if (err instanceof errors.JWTClaimValidationFailed) {
+    if (err.claim === 'nbf') {
+      return new UnauthorizedError('Unauthorized: the bearer token is not valid yet', { cause: err })
+    }
+    if (err.claim === 'iss') {
+      return new UnauthorizedError('Unauthorized: the bearer token was issued by someone else', {
+        cause: err,
+      })
+    }
+    return new UnauthorizedError(`Unauthorized: the bearer token has an invalid '${err.claim}' claim`, {
+      cause: err,
+    })
+  }
+  if (err instanceof errors.JOSEAlgNotAllowed) {
+    return new UnauthorizedError('Unauthorized: the bearer token is not signed with HS256', { cause: err })
+  }
+  if (err instanceof errors.JWSSignatureVerificationFailed) {
+    return new UnauthorizedError('Unauthorized: the bearer token signature is invalid', { cause: err })
+  }
+  return new UnauthorizedError(MALFORMED, { cause: err })
 }

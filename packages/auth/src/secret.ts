@@ -27,7 +27,7 @@ export function loadOrCreateSecret(dataDir: string, configured?: string): Loaded
   const file = join(dataDir, SECRET_FILE)
   const existing = readSecret(file)
   if (existing !== undefined) return { secret: existing, file, created: false }
-  mkdirSync(dataDir, { recursive: true })
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const secret = randomBytes(48).toString('base64url')
   try {
     writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' })

@@ -15,6 +15,11 @@ export interface TokenProposal {
   readonly aspect?: { readonly value: string; readonly contentType: string }
 }
 
+/** A proposal the auth bootstrap writes: token records, and default policies created only if absent. */
+export interface BootstrapProposal extends Omit<TokenProposal, 'changeType'> {
+  readonly changeType: 'UPSERT' | 'CREATE' | 'DELETE'
+}
+
 /** `urn:li:dataHubAccessToken:<id>`. */
 export function accessTokenUrn(tokenId: string): string {
   return `urn:li:${ACCESS_TOKEN_ENTITY}:${tokenId}`

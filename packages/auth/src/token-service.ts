@@ -96,6 +96,7 @@ export class TokenService {
       sub: request.actorUrn,
       jti: id,
       iat: Math.floor(createdAt / 1000),
+      nbf: Math.floor(createdAt / 1000),
       ...(expiresAt === undefined ? {} : { exp: Math.floor(expiresAt / 1000) }),
       iss: TOKEN_ISSUER,
       type: 'PERSONAL',
@@ -114,8 +115,8 @@ export class TokenService {
     return { accessToken: signJwt(claims, this.secret), id, info }
   }
 
-  /** Checks form, signature and expiry (not revocation); returns the claims. */
-  verify(token: string): TokenClaims {
+  /** Checks form, algorithm, signature, issuer, expiry and not-before (not revocation); returns the claims. */
+  verify(token: string): Promise<TokenClaims> {
     return verifyJwt(token, this.secret, Math.floor(this.now() / 1000))
   }
 
@@ -134,7 +135,7 @@ export class TokenService {
       throw new UnauthorizedError("Unauthorized: the Authorization header must be 'Bearer <token>'")
     }
     const token = match[1] as string
-    const claims = this.verify(token)
+    const claims = await this.verify(token)
     // A service token has no entity: only holders of the secret can sign one, and it is short-lived.
     if (claims.type !== SERVICE_TOKEN_TYPE && !(await this.active(claims.jti, token))) {
       throw new UnauthorizedError('Unauthorized: the bearer token has been revoked')
@@ -158,6 +159,7 @@ export class TokenService {
         sub: actor,
         jti: id,
         iat: Math.floor(now / 1000),
+        nbf: Math.floor(now / 1000),
         exp: Math.floor((now + SERVICE_TOKEN_TTL_MS) / 1000),
         iss: TOKEN_ISSUER,
         type: SERVICE_TOKEN_TYPE,

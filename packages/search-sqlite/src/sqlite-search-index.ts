@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { UnavailableError } from '@catalog/core'
 import {
@@ -67,7 +67,12 @@ export class SqliteSearchIndex implements SearchIndex {
     this.schema = options.schema
     this.cacheBytes = (options.cacheMb ?? 32) * 1024 * 1024
     this.ftsFields = options.schema.wordFields().map((f) => f.name)
-    if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true })
+    if (options.file !== ':memory:') {
+      // Owner-only: a new data dir is 0700 and a new database file 0600 (SQLite gives its
+      // -wal and -shm files the mode of the database file).
+      mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 })
+      createPrivateFile(options.file)
+    }
     try {
       this.db = new Database(options.file)
       this.db.pragma('journal_mode = WAL')
@@ -334,4 +339,13 @@ export interface QueryContext extends CompileContext {
   readonly jsonPaths: (field: string) => readonly string[]
   readonly statement: (sql: string) => Database.Statement
   readonly filter: (filter: NormalizedFilter) => Sql
+}
+
+/** Creates `file` empty with mode 0600 unless it exists (SQLite takes an empty file as a new database). */
+function createPrivateFile(file: string): void {
+  try {
+    closeSync(openSync(file, 'wx', 0o600))
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+  }
 }

@@ -57,6 +57,7 @@ export async function backupDataDir(config: Config, dest: string, options: Backu
         if (pct !== shown) options.say(`${name}: ${pct}% of ${p.totalPages} pages`)
         shown = pct
       })
+      chmodSync(join(staging, name), statSync(join(dataDir, name)).mode & 0o777)
       files.push(describeFile(staging, name, true))
     }
     for (const name of [DATA_FILES.secret, DATA_FILES.adminToken]) {

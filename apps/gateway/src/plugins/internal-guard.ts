@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+
+/**
+ * True for `/internal` and everything under it, however the path is spelled (percent-encoded
+ * letters, repeated or trailing slashes, any letter case).
+ */
+export function isInternalPath(url: string): boolean {
+  const q = url.indexOf('?')
+  let path = q < 0 ? url : url.slice(0, q)
+  try {
+    path = decodeURIComponent(path)
+  } catch {
+    // A malformed escape cannot name a route; the router answers it.
+  }
+  path = path.replace(/\/{2,}/g, '/').toLowerCase()
+  return path === '/internal' || path.startsWith('/internal/')
+}
+
+/**
+ * The public gateway never serves `/internal/*` (the change log, search sync and index
+ * figures): those routes answer 404 here as if they did not exist, in both modes. In split
+ * mode the services still call each other's internal routes directly, not through the
+ * gateway. Registered after bearer auth, so a request without a token is still a 401.
+ */
+export const internalGuard = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRequest', async (request, reply) => {
+      const route = request.routeOptions.url ?? ''
+      if (isInternalPath(request.url) || isInternalPath(route)) {
+        reply.callNotFound()
+        return reply
+      }
+    })
+  },
+  { name: 'catalog-internal-guard' },
+)
