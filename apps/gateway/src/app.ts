@@ -1,4 +1,4 @@
-import { bearerAuth, type TokenService } from '@catalog/auth'
+import { Authorizer, authorizeRest, bearerAuth, storePolicySource, type TokenService } from '@catalog/auth'
 import { Registry } from '@catalog/core'
 import {
   apiDocs,
@@ -16,6 +16,8 @@ import {
   InProcessMetadataClient,
   InProcessSearchClient,
 } from './graphql/index.js'
+import { internalGuard } from './plugins/internal-guard.js'
+import { webUi } from './plugins/web-ui.js'
 import { proxyRoutes, type Service } from './proxy.js'
 import { configRoute } from './routes/config.js'
 
@@ -64,6 +66,13 @@ export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise
     })
   }
   await app.register(bearerAuth, { enabled: opts.auth?.enabled ?? false, tokens: opts.auth?.tokens })
+  await app.register(internalGuard)
+  await app.register(webUi)
+  // REST writes and operations checked against DataHub policies (split mode: the metadata service checks).
+  if (backends.kind === 'embedded' && opts.auth?.enabled) {
+    const authorizer = new Authorizer(storePolicySource(backends.metadata.store))
+    await app.register(authorizeRest, { authorizer })
+  }
   await app.register(configRoute)
   if (backends.kind === 'embedded') {
     await app.register(healthRoutes, { ready: async () => (await backends.metadata.store.head()) >= 0 })

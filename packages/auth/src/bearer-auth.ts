@@ -18,7 +18,14 @@ export function isPublicPath(url: string): boolean {
     path.startsWith('/restli/docs/') ||
     // The GraphiQL page and its scripts; the API it calls (/api/graphql) still needs a token.
     path === '/api/graphiql' ||
-    path.startsWith('/api/graphiql/')
+    path.startsWith('/api/graphiql/') ||
+    // The web UI's page and assets (apps/web); the API it calls still needs a token.
+    path === '/' ||
+    path === '/login' ||
+    path === '/search' ||
+    path === '/entity' ||
+    path === '/entity/lineage' ||
+    path.startsWith('/assets/')
   )
 }
 
