@@ -11,11 +11,6 @@ import { CatalogError } from '@catalog/core'
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { type TargetOptions, targetOf } from './client.js'
 import { CommandFailure } from './command-failure.js'
-import { backupDataDir, describeBackup } from './commands/backup.js'
-import { checkDataDir, describeCheck } from './commands/check.js'
-import { collect, describeSummary, ingestRecords } from './commands/ingest.js'
-import { describeRestore, restoreDataDir } from './commands/restore.js'
-import { createToken, listTokens, revokeToken } from './commands/token.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 
@@ -38,6 +33,16 @@ const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 
 const say = (line: string) => process.stderr.write(`${line}\n`)
 
+// Each command's module is loaded when that command runs, so `catalog --help` or `catalog
+// ingest` does not load the store, the search index and the auth stack.
+const commands = {
+  backup: () => import('./commands/backup.js'),
+  check: () => import('./commands/check.js'),
+  ingest: () => import('./commands/ingest.js'),
+  restore: () => import('./commands/restore.js'),
+  token: () => import('./commands/token.js'),
+}
+
 function positiveInt(value: string): number {
   const n = Number(value)
   if (!Number.isInteger(n) || n < 1 || n > 256) throw new InvalidArgumentError('a whole number from 1 to 256')
@@ -59,6 +64,7 @@ async function ingestPaths(
   options: TargetOptions & { concurrency: number },
 ): Promise<void> {
   const target = targetOf(options)
+  const { collect, describeSummary, ingestRecords } = await commands.ingest()
   const { files, records } = await collect(paths)
   const summary = await ingestRecords(target, files, records, { concurrency: options.concurrency })
   say(describeSummary(summary, target.server))
@@ -110,6 +116,7 @@ export function program(): Command {
     .argument('<dir>', 'the backup directory (new or empty)')
     .action(async (dir: string) => {
       const started = Date.now()
+      const { backupDataDir, describeBackup } = await commands.backup()
       const manifest = await backupDataDir(configOrExit(), dir, { version: VERSION, say })
       process.stdout.write(`${describeBackup(dir, manifest, Date.now() - started)}\n`)
     })
@@ -120,9 +127,10 @@ export function program(): Command {
     )
     .argument('<dir>', 'a directory written by catalog backup')
     .option('--force', 'replace the catalog files of a data dir that is not empty', false)
-    .action((dir: string, options: { force: boolean }) => {
+    .action(async (dir: string, options: { force: boolean }) => {
       const started = Date.now()
       const config = configOrExit()
+      const { describeRestore, restoreDataDir } = await commands.restore()
       const manifest = restoreDataDir(config, dir, { force: options.force, say })
       process.stdout.write(`${describeRestore(config.CATALOG_DATA_DIR, manifest, Date.now() - started)}\n`)
     })
@@ -133,7 +141,8 @@ export function program(): Command {
     )
     .option('--json', 'print the report as JSON', false)
     .option('--max <n>', 'mismatches to list', positiveInt, 10)
-    .action((options: { json: boolean; max: number }) => {
+    .action(async (options: { json: boolean; max: number }) => {
+      const { checkDataDir, describeCheck } = await commands.check()
       const report = checkDataDir(configOrExit(), options.max)
       const out = options.json ? [JSON.stringify(report, null, 2)] : describeCheck(report)
       process.stdout.write(`${out.join('\n')}\n`)
@@ -149,6 +158,7 @@ export function program(): Command {
     .option('--name <name>', 'a name to list it by')
     .option('--description <text>', 'what it is for')
     .action(async (options: { actor: string; ttl: string; name?: string; description?: string }) => {
+      const { createToken } = await commands.token()
       const { token, id, info } = await createToken(configOrExit(), options)
       const expires = info.expiresAt ? new Date(info.expiresAt).toISOString() : 'never'
       say(`minted token ${id} for ${info.actorUrn} (expires ${expires})`)
@@ -158,6 +168,7 @@ export function program(): Command {
     .command('list')
     .description('the tokens that are not revoked: id, actor, expiry, name (tab-separated)')
     .action(async () => {
+      const { listTokens } = await commands.token()
       for (const { id, info } of await listTokens(configOrExit())) {
         const expires = info.expiresAt ? new Date(info.expiresAt).toISOString() : 'never'
         process.stdout.write(`${[id, info.actorUrn, expires, info.name].join('\t')}\n`)
@@ -168,6 +179,7 @@ export function program(): Command {
     .description('revoke a token by id')
     .argument('<id>', 'the token id (see `catalog token list`)')
     .action(async (id: string) => {
+      const { revokeToken } = await commands.token()
       await revokeToken(configOrExit(), id)
       say(`revoked token ${id}`)
     })

@@ -1,7 +1,6 @@
 import { join } from 'node:path'
 import type { Config } from '@catalog/config'
 import type { MetadataStore } from '@catalog/store'
-import { Neo4jMetadataStore } from '@catalog/store-neo4j'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
 
 /** Opens the metadata store the configuration names: the one place an adapter is picked. */
@@ -19,9 +18,11 @@ export async function openStore(config: Config): Promise<MetadataStore> {
 
 /**
  * Connects to Neo4j, failing at start with an error naming the URI when it does not answer.
+ * The driver is loaded only here: the embedded default never pays for it.
  */
 async function openNeo4j(config: Config): Promise<MetadataStore> {
   if (!config.NEO4J_URI) throw new Error('CATALOG_STORE=neo4j needs NEO4J_URI')
+  const { Neo4jMetadataStore } = await import('@catalog/store-neo4j')
   return Neo4jMetadataStore.open({
     uri: config.NEO4J_URI,
     user: config.NEO4J_USER,

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import type { Config } from '@catalog/config'
 import { UnavailableError } from '@catalog/core'
 import type { SearchIndex, SearchSchema } from '@catalog/search'
-import { MeilisearchSearchIndex, type WarnLogger } from '@catalog/search-meilisearch'
+import type { WarnLogger } from '@catalog/search-meilisearch'
 import { WorkerSearchIndex } from '@catalog/search-sqlite'
 
 /**
@@ -23,8 +23,10 @@ export async function openSearchIndex(
         file: join(config.CATALOG_DATA_DIR, 'search.db'),
         queryBudgetMs: config.CATALOG_SEARCH_TIME_BUDGET_MS,
       })
-    case 'meilisearch':
+    case 'meilisearch': {
       if (!config.MEILI_URL) throw new UnavailableError('CATALOG_SEARCH=meilisearch needs MEILI_URL')
+      // Loaded only when configured: the embedded default never pays for the client.
+      const { MeilisearchSearchIndex } = await import('@catalog/search-meilisearch')
       return MeilisearchSearchIndex.open({
         url: config.MEILI_URL,
         ...(config.MEILI_KEY ? { apiKey: config.MEILI_KEY } : {}),
@@ -32,5 +34,6 @@ export async function openSearchIndex(
         schema,
         ...(log ? { log } : {}),
       })
+    }
   }
 }

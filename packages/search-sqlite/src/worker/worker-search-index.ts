@@ -233,14 +233,19 @@ export class WorkerSearchIndex implements SearchIndex {
   }
 }
 
-/** The worker's node options: the parent's, less tsx's loader, which the worker's entry registers. */
+/**
+ * The worker's node options: the parent's, less every module preloaded with `--import`,
+ * `--require` or `--loader` (tsx's loader, a test runner's hooks): the worker's entry registers
+ * tsx itself, and preloads would only slow each worker's start.
+ */
 function workerExecArgv(): string[] {
   const out: string[] = []
   const args = process.execArgv
+  const PRELOADS = ['--import', '--require', '-r', '--loader', '--experimental-loader']
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string
-    if (arg === '--import' && args[i + 1]?.includes('tsx')) i++
-    else if (!(arg.startsWith('--import=') && arg.includes('tsx'))) out.push(arg)
+    if (PRELOADS.includes(arg)) i++
+    else if (!PRELOADS.some((flag) => arg.startsWith(`${flag}=`))) out.push(arg)
   }
   return out
 }
