@@ -5,22 +5,11 @@
  */
 import type { CatalogServer } from '@catalog/http-kit'
 import t from 'tap'
-import { build, getJson, ingestExamples, postJson } from '../helpers/build.js'
+import { build, getJson, ingestExamples, postJson, postRestli } from '../helpers/build.js'
 
 const DS = 'urn:li:dataset:(urn:li:dataPlatform:kafka,test-delete,PROD)'
 const TAG = 'urn:li:tag:NeedsDocs'
 const enc = encodeURIComponent
-
-/** The request `DataHubGraph._post_generic` makes. */
-async function restli(app: CatalogServer, url: string, payload: unknown) {
-  const res = await app.inject({
-    method: 'POST',
-    url,
-    payload: JSON.stringify(payload),
-    headers: { 'content-type': 'application/json', 'x-restli-protocol-version': '2.0.0' },
-  })
-  return { status: res.statusCode, body: JSON.parse(res.body) }
-}
 
 const profile = (timestampMillis: number) => ({
   proposal: {
@@ -64,7 +53,7 @@ t.test('hard delete: every row, the edges, the search document and the time seri
   })
   t.ok((await searchHits(app, 'test-delete')).includes(DS), 'searchable before')
 
-  const { status, body } = await restli(app, '/entities?action=delete', { urn: DS })
+  const { status, body } = await postRestli(app, '/entities?action=delete', { urn: DS })
   t.equal(status, 200)
   t.equal(body.value.urn, DS)
   t.ok(body.value.rows >= 5, `rows counts every aspect row (${body.value.rows})`)
@@ -84,10 +73,10 @@ t.test('hard delete: every row, the edges, the search document and the time seri
     (await getJson(app, `/aspects/${enc(downstream)}?aspect=upstreamLineage&version=0`)).status === 200,
     'the referring aspect keeps its value',
   )
-  const exists = await restli(app, '/entities?action=exists', { urn: DS })
+  const exists = await postRestli(app, '/entities?action=exists', { urn: DS })
   t.same(exists.body, { value: false })
 
-  const again = await restli(app, '/entities?action=delete', { urn: DS })
+  const again = await postRestli(app, '/entities?action=delete', { urn: DS })
   t.same(again.body, { value: { urn: DS, rows: 0, timeseriesRows: 0 } }, 'deleting nothing is not an error')
 })
 
@@ -95,7 +84,7 @@ t.test('time-series range delete: only the aspect rows in [start, end] go', asyn
   const { app } = await build(t)
   for (const ts of [1000, 2000, 3000, 4000])
     await postJson(app, '/aspects?action=ingestProposal', profile(ts))
-  const { status, body } = await restli(app, '/entities?action=delete', {
+  const { status, body } = await postRestli(app, '/entities?action=delete', {
     urn: DS,
     aspectName: 'datasetProfile',
     startTimeMillis: 2000,
@@ -115,19 +104,19 @@ t.test('time-series range delete: only the aspect rows in [start, end] go', asyn
     [4000, 1000],
   )
 
-  const bad = await restli(app, '/entities?action=delete', { urn: DS, aspectName: 'datasetProperties' })
+  const bad = await postRestli(app, '/entities?action=delete', { urn: DS, aspectName: 'datasetProperties' })
   t.equal(bad.status, 400)
   t.match(bad.body, { message: 'Not supported for non-timeseries aspect datasetProperties.', status: 400 })
-  const badUrn = await restli(app, '/entities?action=delete', { urn: 'not-a-urn' })
+  const badUrn = await postRestli(app, '/entities?action=delete', { urn: 'not-a-urn' })
   t.equal(badUrn.status, 400)
   t.equal(badUrn.body.status, 400)
-  t.equal((await restli(app, '/entities?action=delete', {})).status, 400, 'urn is required')
+  t.equal((await postRestli(app, '/entities?action=delete', {})).status, 400, 'urn is required')
 })
 
 t.test('deleteReferences: dry run counts, the real run rewrites the referring aspects', async (t) => {
   const { app } = await build(t)
   await ingestExamples(app, 'deleteCli')
-  const dry = await restli(app, '/entities?action=deleteReferences', { urn: TAG, dryRun: true })
+  const dry = await postRestli(app, '/entities?action=deleteReferences', { urn: TAG, dryRun: true })
   t.equal(dry.status, 200)
   t.equal(dry.body.value.total, 1)
   t.match(dry.body.value.relatedAspects[0], {
@@ -137,15 +126,15 @@ t.test('deleteReferences: dry run counts, the real run rewrites the referring as
   })
   const before = (await getJson(app, `/aspects/${enc(DS)}?aspect=schemaMetadata&version=0`)).body
   t.equal(
-    (await restli(app, '/entities?action=deleteReferences', { urn: TAG, dryRun: true })).body.value.total,
+    (await postRestli(app, '/entities?action=deleteReferences', { urn: TAG, dryRun: true })).body.value.total,
     1,
     'a dry run changes nothing',
   )
 
-  const real = await restli(app, '/entities?action=deleteReferences', { urn: TAG, dryRun: false })
+  const real = await postRestli(app, '/entities?action=deleteReferences', { urn: TAG, dryRun: false })
   t.equal(real.body.value.total, 1)
   t.equal(
-    (await restli(app, '/entities?action=deleteReferences', { urn: TAG, dryRun: true })).body.value.total,
+    (await postRestli(app, '/entities?action=deleteReferences', { urn: TAG, dryRun: true })).body.value.total,
     0,
   )
   const after = (await getJson(app, `/aspects/${enc(DS)}?aspect=schemaMetadata&version=0`)).body

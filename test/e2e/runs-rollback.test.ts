@@ -4,22 +4,11 @@
  */
 import type { CatalogServer } from '@catalog/http-kit'
 import t from 'tap'
-import { build, getJson, postJson } from '../helpers/build.js'
+import { build, getJson, postJson, postRestli } from '../helpers/build.js'
 
 const A = 'urn:li:dataset:(urn:li:dataPlatform:hive,runs.a,PROD)'
 const B = 'urn:li:dataset:(urn:li:dataPlatform:hive,runs.b,PROD)'
 const enc = encodeURIComponent
-
-/** The CLI posts `json.dumps(payload)` with the session's Rest.li headers. */
-async function cli(app: CatalogServer, url: string, payload: unknown) {
-  const res = await app.inject({
-    method: 'POST',
-    url,
-    payload: JSON.stringify(payload),
-    headers: { 'content-type': 'application/json', 'x-restli-protocol-version': '2.0.0' },
-  })
-  return { status: res.statusCode, body: JSON.parse(res.body) }
-}
 
 const mcp = (urn: string, aspectName: string, value: unknown, runId: string, lastObserved: number) => ({
   entityType: 'dataset',
@@ -63,7 +52,11 @@ const description = async (app: CatalogServer, urn: string) =>
 t.test('list-runs and show', async (t) => {
   const { app } = await build(t)
   await seed(app)
-  const list = await cli(app, '/runs?action=list', { pageOffset: 0, pageSize: 100, includeSoft: false })
+  const list = await postRestli(app, '/runs?action=list', {
+    pageOffset: 0,
+    pageSize: 100,
+    includeSoft: false,
+  })
   t.equal(list.status, 200)
   t.same(list.body.value, [
     { runId: 'run-3', rows: 1, timestamp: 3000 },
@@ -71,13 +64,13 @@ t.test('list-runs and show', async (t) => {
     { runId: 'run-1', rows: 1, timestamp: 1000 },
   ])
   t.same(
-    (await cli(app, '/runs?action=list', { pageOffset: 1, pageSize: 1 })).body.value.map(
+    (await postRestli(app, '/runs?action=list', { pageOffset: 1, pageSize: 1 })).body.value.map(
       (r: { runId: string }) => r.runId,
     ),
     ['run-2'],
   )
 
-  const show = await cli(app, '/runs?action=describe', {
+  const show = await postRestli(app, '/runs?action=describe', {
     runId: 'run-2',
     start: 0,
     count: 100,
@@ -90,14 +83,14 @@ t.test('list-runs and show', async (t) => {
     { runId: 'run-2', aspectName: 'datasetKey', urn: B, timestamp: 2000, keyAspect: true },
     { runId: 'run-2', aspectName: 'datasetProperties', urn: B, timestamp: 2000, keyAspect: false },
   ])
-  const withAspect = await cli(app, '/runs?action=describe', {
+  const withAspect = await postRestli(app, '/runs?action=describe', {
     runId: 'run-1',
     start: 0,
     count: 10,
     includeAspect: true,
   })
   t.same(withAspect.body.value[0].aspect, { tags: [] })
-  t.same((await cli(app, '/runs?action=describe', { runId: 'unknown', start: 0, count: 10 })).body, {
+  t.same((await postRestli(app, '/runs?action=describe', { runId: 'unknown', start: 0, count: 10 })).body, {
     value: [],
   })
 })
@@ -105,7 +98,7 @@ t.test('list-runs and show', async (t) => {
 t.test('rollback: dry run reports, the real one restores and deletes', async (t) => {
   const { app } = await build(t)
   await seed(app)
-  const dry = await cli(app, '/runs?action=rollback', { runId: 'run-2', dryRun: true, safe: false })
+  const dry = await postRestli(app, '/runs?action=rollback', { runId: 'run-2', dryRun: true, safe: false })
   t.equal(dry.status, 200)
   t.match(dry.body.value, {
     entitiesAffected: 2,
@@ -119,7 +112,7 @@ t.test('rollback: dry run reports, the real one restores and deletes', async (t)
   t.ok(dry.body.value.aspectsAffected >= 1, `affected ${dry.body.value.aspectsAffected}`)
   t.equal(await description(app, A), 'second', 'a dry run changes nothing')
 
-  const done = await cli(app, '/runs?action=rollback', { runId: 'run-2', dryRun: false, safe: false })
+  const done = await postRestli(app, '/runs?action=rollback', { runId: 'run-2', dryRun: false, safe: false })
   t.equal(done.status, 200)
   t.match(done.body.value, { entitiesDeleted: 1, unsafeEntitiesCount: 1 })
   t.ok(done.body.value.aspectsReverted >= 3, `reverted ${done.body.value.aspectsReverted}`)
@@ -129,7 +122,9 @@ t.test('rollback: dry run reports, the real one restores and deletes', async (t)
     404,
     'created entity gone',
   )
-  const runs = (await cli(app, '/runs?action=list', {})).body.value.map((r: { runId: string }) => r.runId)
+  const runs = (await postRestli(app, '/runs?action=list', {})).body.value.map(
+    (r: { runId: string }) => r.runId,
+  )
   t.same(runs, ['run-1'], 'run-2 has no rows left; run-3 went with entity B')
   const search = await postJson(app, '/entities?action=search', {
     entity: 'dataset',
@@ -139,14 +134,14 @@ t.test('rollback: dry run reports, the real one restores and deletes', async (t)
   })
   t.notOk((search.body.value.entities as string[]).includes(B), 'B left the search index')
 
-  const again = await cli(app, '/runs?action=rollback', { runId: 'run-2', dryRun: false, safe: false })
+  const again = await postRestli(app, '/runs?action=rollback', { runId: 'run-2', dryRun: false, safe: false })
   t.match(again.body.value, { entitiesAffected: 0, aspectsReverted: 0, aspectRowSummaries: [] })
 })
 
 t.test('safe rollback soft-deletes created entities; the reserved run id is refused', async (t) => {
   const { app } = await build(t)
   await seed(app)
-  const soft = await cli(app, '/runs?action=rollback', { runId: 'run-2', dryRun: false, safe: true })
+  const soft = await postRestli(app, '/runs?action=rollback', { runId: 'run-2', dryRun: false, safe: true })
   t.equal(soft.status, 200)
   t.equal((await getJson(app, `/aspects/${enc(B)}?aspect=datasetKey&version=0`)).status, 200, 'key kept')
   t.same(
@@ -155,12 +150,15 @@ t.test('safe rollback soft-deletes created entities; the reserved run id is refu
     'soft-deleted',
   )
   t.equal(await description(app, B), undefined, 'its aspects from the run are rolled back')
-  const reserved = await cli(app, '/runs?action=rollback', { runId: 'no-run-id-provided', dryRun: true })
+  const reserved = await postRestli(app, '/runs?action=rollback', {
+    runId: 'no-run-id-provided',
+    dryRun: true,
+  })
   t.equal(reserved.status, 400)
   t.match(reserved.body, {
     message:
       'no-run-id-provided is a default run-id provided for non labeled ingestion runs. You cannot delete using this reserved run-id',
     status: 400,
   })
-  t.equal((await cli(app, '/runs?action=rollback', { dryRun: true })).status, 400, 'runId is required')
+  t.equal((await postRestli(app, '/runs?action=rollback', { dryRun: true })).status, 400, 'runId is required')
 })

@@ -143,6 +143,24 @@ export async function getJson(app: CatalogServer, url: string): Promise<{ status
 }
 
 /** POST helper returning status and parsed JSON (undefined for an empty body). */
+/**
+ * A POST as DataHub's Python client sends it (`DataHubGraph._post_generic`, the CLI's session):
+ * `json.dumps` of the payload with the Rest.li 2.0 protocol header; status and parsed JSON back.
+ */
+export async function postRestli(
+  app: CatalogServer,
+  url: string,
+  payload: unknown,
+): Promise<{ status: number; body: Json }> {
+  const res = await app.inject({
+    method: 'POST',
+    url,
+    payload: JSON.stringify(payload),
+    headers: { 'content-type': 'application/json', 'x-restli-protocol-version': '2.0.0' },
+  })
+  return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined }
+}
+
 export async function postJson(
   app: CatalogServer,
   url: string,
