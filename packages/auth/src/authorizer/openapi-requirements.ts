@@ -1,38 +1,18 @@
-import { parseUrn } from '@catalog/core'
+import { parseUrn, splitUrnPath } from '@catalog/core'
 import type { Requirement } from './authorizer.js'
 import { writePrivileges } from './privileges.js'
 
 const PREFIX = '/openapi/v3/entity/'
-const ASPECT = /^[A-Za-z][A-Za-z0-9_]*$/
-
 type Row = Record<string, unknown>
 const isRow = (v: unknown): v is Row => v !== null && typeof v === 'object' && !Array.isArray(v)
 
-function balanced(s: string): boolean {
-  let depth = 0
-  for (const c of s) {
-    if (c === '(') depth++
-    else if (c === ')' && --depth < 0) return false
-  }
-  return depth === 0
-}
-
-/** `urn:li:x:(…)/aspectName` → the URN and the aspect, as the OpenAPI routes split them. */
+/** The URN and aspect a path addresses, as the OpenAPI routes read them; undefined when malformed. */
 function splitTail(tail: string): { urn: string; aspect?: string } | undefined {
-  let path: string
   try {
-    path = decodeURIComponent(tail)
+    return splitUrnPath(tail)
   } catch {
     return undefined
   }
-  if (!path.startsWith('urn:')) return undefined
-  const slash = path.lastIndexOf('/')
-  if (slash > 0) {
-    const head = path.slice(0, slash)
-    const last = path.slice(slash + 1)
-    if (ASPECT.test(last) && balanced(head)) return { urn: head, aspect: last }
-  }
-  return { urn: path }
 }
 
 function entityTypeOf(urn: string, fallback: string): string {

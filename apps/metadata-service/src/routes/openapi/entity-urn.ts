@@ -1,4 +1,4 @@
-import { InvalidInputError, ROOT_ACTOR } from '@catalog/core'
+import { InvalidInputError, ROOT_ACTOR, splitUrnPath } from '@catalog/core'
 import { type CatalogServer, RestliErrorSchema, restliError } from '@catalog/http-kit'
 import type { FastifyReply } from 'fastify'
 import { type Static, Type } from 'typebox'
@@ -14,7 +14,6 @@ import {
 import type { OpenApiEntityService, V3WriteItem } from '../../services/openapi-entity-service.js'
 import { newTraceparent } from '../../services/write-trace-service.js'
 import { createChangeType } from './entity-batch.js'
-import { splitUrnPath } from './path.js'
 
 const PREFIX = '/openapi/v3/entity'
 const PATH = `${PREFIX}/:entityName/*`

@@ -1,10 +1,11 @@
-import { InvalidInputError } from '@catalog/core'
+import { InvalidInputError } from './errors.js'
 
 const ASPECT_NAME = /^[A-Za-z][A-Za-z0-9_]*$/
 
 /**
  * Splits the tail of `/openapi/v3/entity/{entityName}/...` into the URN and an optional aspect
- * name. URNs come raw (as DataHub's Python SDK sends them, slashes and all) or
+ * name: the one reading both the OpenAPI routes and the authorizer use, so they always agree on
+ * the URN a request addresses. URNs come raw (as DataHub's Python SDK sends them, slashes and all) or
  * percent-encoded; an aspect name is a last segment that is a plain identifier after a URN
  * whose parentheses are balanced.
  */
