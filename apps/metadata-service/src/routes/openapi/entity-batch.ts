@@ -41,62 +41,52 @@ export async function openApiEntityBatchRoutes(
   app: CatalogServer,
   { entities, scroll }: OpenApiBatchOptions,
 ): Promise<void> {
-  const writeSchema = (summary: string, description: string) => ({
-    summary,
-    description,
-    tags,
-    params: EntityNameParamsSchema,
-    querystring: WriteQuerySchema,
-    body: EntityWriteListSchema,
-    response: { 200: EntityListSchema, 202: EntityListSchema, ...errors },
-  })
+  /** A batch write: each aspect becomes a proposal of `changeType`, all in one atomic batch. */
+  const writeRoute = (
+    method: 'POST' | 'PATCH',
+    summary: string,
+    description: string,
+    changeType: (q: WriteQuery) => V3ChangeType,
+  ) =>
+    app.route({
+      method,
+      url: `${PREFIX}/:entityName`,
+      schema: {
+        summary,
+        description,
+        tags,
+        params: EntityNameParamsSchema,
+        querystring: WriteQuerySchema,
+        body: EntityWriteListSchema,
+        response: { 200: EntityListSchema, 202: EntityListSchema, ...errors },
+      },
+      handler: async (request, reply) => {
+        const q = request.query
+        const written = await entities.write(
+          request.params.entityName,
+          request.body as V3WriteItem[],
+          changeType(q),
+          request.actor ?? ROOT_ACTOR,
+          q.systemMetadata ?? false,
+        )
+        return reply
+          .header('traceparent', newTraceparent())
+          .status(q.async ? 202 : 200)
+          .send(written)
+      },
+    })
 
-  app.post(
-    `${PREFIX}/:entityName`,
-    {
-      schema: writeSchema(
-        'Create or upsert aspects of a batch of entities',
-        'Each aspect becomes a proposal for the ingest service, all in one atomic batch, exactly as `/aspects?action=ingestProposalBatch` writes it. `createIfNotExists` makes them CREATE, `createEntityIfNotExists` CREATE_ENTITY. The answer lists each entity with the aspects written, as stored; the `traceparent` header names the write for `/openapi/v1/trace/write`.',
-      ),
-    },
-    async (request, reply) => {
-      const q = request.query
-      const written = await entities.write(
-        request.params.entityName,
-        request.body as V3WriteItem[],
-        createChangeType(q),
-        request.actor ?? ROOT_ACTOR,
-        q.systemMetadata ?? false,
-      )
-      return reply
-        .header('traceparent', newTraceparent())
-        .status(q.async ? 202 : 200)
-        .send(written)
-    },
+  writeRoute(
+    'POST',
+    'Create or upsert aspects of a batch of entities',
+    'Each aspect becomes a proposal for the ingest service, all in one atomic batch, exactly as `/aspects?action=ingestProposalBatch` writes it. `createIfNotExists` makes them CREATE, `createEntityIfNotExists` CREATE_ENTITY. The answer lists each entity with the aspects written, as stored; the `traceparent` header names the write for `/openapi/v1/trace/write`.',
+    createChangeType,
   )
-
-  app.patch(
-    `${PREFIX}/:entityName`,
-    {
-      schema: writeSchema(
-        'Patch aspects of a batch of entities',
-        'Each aspect `value` is `{"patch": [JSON Patch operations], "arrayPrimaryKeys"?: {...}}`, applied as a PATCH proposal (atomic, validated after patching).',
-      ),
-    },
-    async (request, reply) => {
-      const q = request.query
-      const written = await entities.write(
-        request.params.entityName,
-        request.body as V3WriteItem[],
-        'PATCH',
-        request.actor ?? ROOT_ACTOR,
-        q.systemMetadata ?? false,
-      )
-      return reply
-        .header('traceparent', newTraceparent())
-        .status(q.async ? 202 : 200)
-        .send(written)
-    },
+  writeRoute(
+    'PATCH',
+    'Patch aspects of a batch of entities',
+    'Each aspect `value` is `{"patch": [JSON Patch operations], "arrayPrimaryKeys"?: {...}}`, applied as a PATCH proposal (atomic, validated after patching).',
+    () => 'PATCH',
   )
 
   app.post(
