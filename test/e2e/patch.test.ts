@@ -119,6 +119,38 @@ t.test('PATCH proposals through ingestProposal', async (t) => {
     t.same(gone.body.relationships, [], 'removing the upstream removes the edge')
   })
 
+  t.test('the newest SDK keys tags, terms and owners by attribution source', async (t) => {
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,patch.attributed,PROD)'
+    const source = 'urn:li:platformResource:ingestion'
+    const attribution = { time: 1700000000000, actor: 'urn:li:corpuser:datahub', source }
+    // DataHub's Python SDK (aspect_helpers/tags.py, terms.py, ownership.py): add_* sends the full
+    // key path with "" for an absent type URN or source, in GenericJsonPatch's object form.
+    const body = (patch: unknown[]) => ({ arrayPrimaryKeys: {}, patch, forceGenericPatch: false })
+    const tag = 'urn:li:tag:pii'
+    const term = 'urn:li:glossaryTerm:ssn'
+    for (const [aspect, patch] of [
+      [
+        'globalTags',
+        [
+          { op: 'add', path: `/tags/${tag}/`, value: { tag } },
+          { op: 'add', path: `/tags/${tag}/${source}`, value: { tag, attribution } },
+        ],
+      ],
+      ['glossaryTerms', [{ op: 'add', path: `/terms/${term}/${source}`, value: { urn: term, attribution } }]],
+      [
+        'ownership',
+        [{ op: 'add', path: `/owners/${JDOE}/DATAOWNER//`, value: { owner: JDOE, type: 'DATAOWNER' } }],
+      ],
+    ] as const) {
+      const res = await propose(app, urn, aspect, body([...patch]))
+      t.equal(res.status, 200, `${aspect} accepted`)
+    }
+    const aspects = (await getJson(app, `/entitiesV2/${enc(urn)}`)).body.aspects
+    t.same(aspects.globalTags.value.tags, [{ tag }, { tag, attribution }], 'one tag entry per source')
+    t.same(aspects.glossaryTerms.value.terms, [{ urn: term, attribution }])
+    t.same(aspects.ownership.value.owners, [{ owner: JDOE, type: 'DATAOWNER' }], 'the "" keys are not stored')
+  })
+
   t.test('a patch that breaks the schema is a 422 naming the field, and changes nothing', async (t) => {
     const before = await aspectOf(app, DS, 'ownership')
     const res = await propose(app, DS, 'ownership', [

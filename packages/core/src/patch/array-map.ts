@@ -71,7 +71,7 @@ export function mapToArray(root: TreeObject, rule: ArrayRule): void {
 }
 
 function merge(node: Tree, keys: readonly string[], out: Tree[]): void {
-  if (keys.length === 0) {
+  if (keys.length === 0 || isElement(node)) {
     if (Array.isArray(node)) out.push(...node)
     else out.push(node)
     return
@@ -91,6 +91,17 @@ function merge(node: Tree, keys: readonly string[], out: Tree[]): void {
   } else if (Array.isArray(node)) {
     for (const element of node) merge(element, rest, out)
   }
+}
+
+/**
+ * An element placed above its full key depth: older clients address `/tags/<urn>` or
+ * `/owners/<urn>/<type>` where the keys now also hold the attribution source. A key level only
+ * holds objects (or spliced arrays); an element always has a scalar member, its key field.
+ */
+function isElement(node: Tree): boolean {
+  if (!isObj(node)) return false
+  for (const value of node.values()) if (!isObj(value) && !Array.isArray(value)) return true
+  return false
 }
 
 function holderOf(root: TreeObject, rule: ArrayRule): TreeObject | undefined {

@@ -47,9 +47,9 @@ t.test('globalTags: tags by tag', async (t) => {
     'removing an absent key changes nothing',
   )
   t.same(
-    patch('globalTags', { tags: [] }, [{ op: 'add', path: `/tags/${esc('urn:li:tag:a/b~c')}`, value: {} }]),
+    patch('globalTags', { tags: [] }, [{ op: 'add', path: `/tags/${esc('urn:li:tag:a/b~c')}/`, value: {} }]),
     { tags: [{ tag: 'urn:li:tag:a/b~c' }] },
-    '~1 and ~0 escapes; the key field comes back from the key',
+    '~1 and ~0 escapes; the key field comes back from the key (an empty source is no key)',
   )
 })
 
@@ -104,7 +104,7 @@ t.test('ownership: owners by owner then type', async (t) => {
   )
   t.same(
     patch('ownership', current, [
-      { op: 'add', path: '/owners/urn:li:corpuser:new/BUSINESS_OWNER', value: {} },
+      { op: 'add', path: '/owners/urn:li:corpuser:new/BUSINESS_OWNER//', value: {} },
     ]).owners,
     [
       ...current.owners.slice(0, 1),
@@ -115,6 +115,98 @@ t.test('ownership: owners by owner then type', async (t) => {
     'owners group by owner (first occurrence order); new keys come last, key fields from the path',
   )
 })
+
+t.test(
+  'tags, terms and owners are keyed by attribution source too, as the newest SDK sends them',
+  async (t) => {
+    const tag = 'urn:li:tag:pii'
+    const term = 'urn:li:glossaryTerm:ssn'
+    const jdoe = 'urn:li:corpuser:jdoe'
+    const source = 'urn:li:platformResource:ingestion'
+    const attribution = { time: 5, actor: 'urn:li:corpuser:datahub', source }
+    const tags = patch('globalTags', { tags: [{ tag }] }, [
+      { op: 'add', path: `/tags/${tag}/${source}`, value: { tag, attribution } },
+      { op: 'add', path: `/tags/${tag}/`, value: { tag, context: 'by hand' } },
+    ])
+    t.same(
+      tags,
+      {
+        tags: [
+          { tag, context: 'by hand' },
+          { tag, attribution },
+        ],
+      },
+      'one entry per (tag, source): the unattributed one is replaced in place, the attributed one added',
+    )
+    t.same(
+      patch('globalTags', tags, [{ op: 'remove', path: `/tags/${tag}/${source}` }]),
+      { tags: [{ tag, context: 'by hand' }] },
+      'removing /tags/<urn>/<source> keeps the other sources',
+    )
+    t.same(
+      patch('globalTags', tags, [{ op: 'remove', path: `/tags/${tag}` }]),
+      { tags: [] },
+      'a shorter path removes all',
+    )
+    t.same(
+      patch('globalTags', tags, [{ op: 'add', path: `/tags/${tag}`, value: { tag } }]),
+      { tags: [{ tag }] },
+      'an older client adding /tags/<urn> replaces every source of that tag with its element',
+    )
+
+    t.same(
+      patch('glossaryTerms', { terms: [{ urn: term }], auditStamp: { time: 1, actor: jdoe } }, [
+        { op: 'add', path: `/terms/${term}/${source}`, value: { urn: term, attribution } },
+        { op: 'remove', path: `/terms/${term}/` },
+      ]).terms,
+      [{ urn: term, attribution }],
+      'terms: (urn, source) keys; removing the empty source keeps the attributed entry',
+    )
+
+    const typeUrn = 'urn:li:ownershipType:steward'
+    const owners = patch('ownership', { owners: [{ owner: jdoe, type: 'DATAOWNER' }] }, [
+      {
+        op: 'add',
+        path: `/owners/${jdoe}/DATAOWNER/${typeUrn}/`,
+        value: { owner: jdoe, type: 'DATAOWNER', typeUrn },
+      },
+      {
+        op: 'add',
+        path: `/owners/${jdoe}/TECHNICAL_OWNER//${source}`,
+        value: { owner: jdoe, type: 'TECHNICAL_OWNER', attribution },
+      },
+    ]).owners
+    t.same(
+      owners,
+      [
+        { owner: jdoe, type: 'DATAOWNER' },
+        { owner: jdoe, type: 'DATAOWNER', typeUrn },
+        { owner: jdoe, type: 'TECHNICAL_OWNER', attribution },
+      ],
+      'owners: (owner, type, typeUrn, source) keys; an entry per typeUrn and per source',
+    )
+    t.same(
+      patch('ownership', { owners }, [{ op: 'remove', path: `/owners/${jdoe}/DATAOWNER` }]).owners,
+      [{ owner: jdoe, type: 'TECHNICAL_OWNER', attribution }],
+      'removing /owners/<urn>/<type> removes every typeUrn and source of that type',
+    )
+    t.same(
+      patch(
+        'ownership',
+        { owners },
+        {
+          patch: [{ op: 'remove', path: `/owners/${jdoe}/${source}` }],
+          arrayPrimaryKeys: { owners: ['owner', 'attribution\u241fsource', 'type', 'typeUrn'] },
+        },
+      ).owners,
+      [
+        { owner: jdoe, type: 'DATAOWNER' },
+        { owner: jdoe, type: 'DATAOWNER', typeUrn },
+      ],
+      'the SDK reorders the keys with arrayPrimaryKeys to remove one source of every type',
+    )
+  },
+)
 
 t.test(
   'upstreamLineage: upstreams by dataset, fine-grained lineage by operation, downstream, query, upstream',

@@ -28,8 +28,10 @@ const plain = (defaults: Record<string, unknown> = {}): PatchTemplate => ({
   arrays: [],
 })
 
-const TAGS = byKey('tags', 'tag')
-const TERMS = byKey('terms', 'urn')
+/** DataHub keys tags, terms and owners by their attribution source too: a missing source is "". */
+const SOURCE = 'attribution\u241fsource'
+const TAGS = byKey('tags', 'tag', SOURCE)
+const TERMS = byKey('terms', 'urn', SOURCE)
 
 /** glossaryTerms carries a required (deprecated) audit stamp: a patch fills it in when absent. */
 function ensureAuditStamp(holder: TreeObject, now: number): void {
@@ -60,7 +62,7 @@ const table: Record<string, PatchTemplate> = {
   },
   ownership: {
     defaults: (now) => ({ owners: [], lastModified: { time: now, actor: SYSTEM_ACTOR } }),
-    arrays: [byKey('owners', 'owner', 'type')],
+    arrays: [byKey('owners', 'owner', 'type', 'typeUrn', SOURCE)],
   },
   domains: { defaults: () => ({ domains: [] }), arrays: [strings('domains')] },
   siblings: { defaults: () => ({ siblings: [], primary: false }), arrays: [strings('siblings')] },
@@ -72,7 +74,7 @@ const table: Record<string, PatchTemplate> = {
   institutionalMemory: { defaults: () => ({ elements: [] }), arrays: [byKey('elements', 'url')] },
   documentation: {
     defaults: () => ({ documentations: [] }),
-    arrays: [byKey('documentations', 'attribution\u241fsource')],
+    arrays: [byKey('documentations', SOURCE)],
   },
   versionProperties: { arrays: [] },
   // datasets
