@@ -20,6 +20,10 @@ export interface LoadOptions {
   readonly connections?: number
   readonly durationSec?: number
   readonly amount?: number
+  /** Extra request headers (e.g. `authorization`). */
+  readonly headers?: Record<string, string>
+  /** Builds the n-th request path (called for every request); otherwise `path`. */
+  readonly pathOf?: (n: number) => string
 }
 
 /** Drives HTTP load with autocannon and returns throughput and latency. */
@@ -33,9 +37,22 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
       {
         method: opts.method ?? 'POST',
         path: opts.path,
-        headers: { 'content-type': 'application/json', 'x-restli-protocol-version': '2.0.0' },
-        ...(opts.body
-          ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: opts.body?.(n++) ?? '' }) }
+        headers: {
+          'content-type': 'application/json',
+          'x-restli-protocol-version': '2.0.0',
+          ...opts.headers,
+        },
+        ...(opts.body || opts.pathOf
+          ? {
+              setupRequest: (req: autocannon.Request) => {
+                const i = n++
+                return {
+                  ...req,
+                  ...(opts.body ? { body: opts.body(i) } : {}),
+                  ...(opts.pathOf ? { path: opts.pathOf(i) } : {}),
+                }
+              },
+            }
           : {}),
       },
     ],
@@ -55,6 +72,14 @@ export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
   return kb / 1024
+}
+
+/** CPU seconds (user + system, every thread) a process has used so far (Linux /proc). */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  // Fields after the parenthesised command name; utime and stime are the 12th and 13th of them.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 /** Percentile of a sorted-in-place list of numbers. */

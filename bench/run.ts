@@ -1,16 +1,18 @@
 /**
- * `npm run bench [-- ingest|search|lineage|overload]`: runs the benchmarks, each printing its figures
+ * `npm run bench [-- ingest|reads|search|lineage|overload]`: runs the benchmarks, each printing its figures
  * beside baselines measured in the same run. BENCH_SCALE=0.1 gives a quick smaller run.
  */
 import { ingestBench } from './ingest.js'
 import { lineageBench } from './lineage.js'
 import { overloadBench } from './overload.js'
+import { readsBench } from './reads.js'
 import { searchBench } from './search.js'
 
 const suites: Record<string, () => Promise<string[]>> = {
   ingest: ingestBench,
   lineage: lineageBench,
   overload: overloadBench,
+  reads: readsBench,
   search: searchBench,
 }
 const wanted = process.argv.slice(2)
