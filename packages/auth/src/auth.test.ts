@@ -92,6 +92,24 @@ t.test('issue and verify', async (t) => {
   )
 })
 
+t.test('a verified token is remembered, but its time window is checked on every use', async (t) => {
+  let now = 1_700_000_000_000
+  const tokens = new TokenService(SECRET, async () => true, { now: () => now })
+  const { accessToken } = tokens.issue({
+    actorUrn: 'urn:li:corpuser:alice',
+    ownerUrn: ROOT_ACTOR,
+    ttlMs: 60_000,
+    name: 'w',
+  })
+  const first = await tokens.verify(accessToken)
+  t.equal(await tokens.verify(accessToken), first, 'the second use is answered from memory')
+  t.ok(Object.isFrozen(first), 'the remembered claims cannot be changed by a caller')
+  now -= 5000
+  await t.rejects(tokens.verify(accessToken), UnauthorizedError, 'before its not-before time it is refused')
+  now += 5000 + 60_000
+  await t.rejects(tokens.verify(accessToken), /expired at/, 'and after its expiry')
+})
+
 t.test('authenticate caches the revocation check for a few seconds', async (t) => {
   let now = 1_700_000_000_000
   let checks = 0

@@ -69,6 +69,8 @@ export const SERVICE_TOKEN_TTL_MS = 10 * 60_000
  */
 export class TokenService {
   private readonly cache = new Map<string, { active: boolean; until: number }>()
+  /** Tokens whose signature, form and issuer checked out: only their time window is checked again. */
+  private readonly verified = new Map<string, Readonly<TokenClaims>>()
   private readonly service = new Map<string, { token: string; renewAt: number }>()
   private readonly cacheTtlMs: number
   private readonly cacheSize: number
@@ -116,8 +118,15 @@ export class TokenService {
   }
 
   /** Checks form, algorithm, signature, issuer, expiry and not-before (not revocation); returns the claims. */
-  verify(token: string): Promise<TokenClaims> {
-    return verifyJwt(token, this.secret, Math.floor(this.now() / 1000))
+  async verify(token: string): Promise<TokenClaims> {
+    const nowSeconds = Math.floor(this.now() / 1000)
+    const known = this.verified.get(token)
+    if (known && withinWindow(known, nowSeconds)) return known
+    // Outside its window (or new): the full check, which also words the expiry error.
+    const claims = Object.freeze(await verifyJwt(token, this.secret, nowSeconds))
+    if (this.verified.size >= this.cacheSize) this.verified.clear()
+    this.verified.set(token, claims)
+    return claims
   }
 
   /**
@@ -193,4 +202,11 @@ export class TokenService {
     this.cache.set(tokenId, { active, until: now + this.cacheTtlMs })
     return active
   }
+}
+
+/** The time checks of {@link verifyJwt}: valid from `nbf` (inclusive) until `exp` (exclusive). */
+function withinWindow(claims: TokenClaims, nowSeconds: number): boolean {
+  if (typeof claims.exp === 'number' && nowSeconds >= claims.exp) return false
+  if (typeof claims.nbf === 'number' && nowSeconds < claims.nbf) return false
+  return true
 }
