@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react'
 import { clearToken, getToken } from './api/token.js'
 import { Link } from './components/link.js'
 import { navigate, routes, usePlace } from './lib/router.js'
+import { BrowsePage } from './pages/browse-page.js'
 import { EntityPage } from './pages/entity-page.js'
 import { LoginPage } from './pages/login-page.js'
 import { SearchPage } from './pages/search-page.js'
@@ -26,6 +27,10 @@ export function App() {
         <Link href="/search" className="brand">
           Catalog
         </Link>
+        <nav aria-label="Main" className="main-nav">
+          <Link href="/search">Search</Link> <Link href="/browse">Browse</Link>{' '}
+          <a href="/api/graphiql">GraphiQL</a>
+        </nav>
         <button
           type="button"
           className="link-button"
@@ -40,10 +45,12 @@ export function App() {
       <main>
         {urn && place.path === '/entity/lineage' ? (
           <Suspense fallback={<p className="muted">Loading the lineage view…</p>}>
-            <LineagePage urn={urn} />
+            <LineagePage urn={urn} hops={Math.max(1, Math.min(3, Number(place.params.get('hops')) || 1))} />
           </Suspense>
         ) : urn ? (
           <EntityPage urn={urn} />
+        ) : place.path === '/browse' ? (
+          <BrowsePage params={place.params} />
         ) : place.path === '/' || place.path === '/search' ? (
           <SearchPage params={place.params} />
         ) : (

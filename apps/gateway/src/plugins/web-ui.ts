@@ -5,12 +5,16 @@ import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { GRAPHIQL_PATH } from '../graphql/index.js'
 
 /** Where `npm install` (vite build of apps/web) puts the web UI. */
 export const WEB_UI_DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'dist')
 
 /** The web UI's client routes, each answered with its HTML page (none is an API path). */
-const PAGES = ['/', '/login', '/search', '/entity', '/entity/lineage']
+const PAGES = ['/', '/login', '/search', '/browse', '/entity', '/entity/lineage']
+
+/** GraphiQL, a second page of the same build, bundled with its editor: no CDN at run time. */
+const GRAPHIQL_PAGE = 'graphiql.html'
 
 const NOT_BUILT = `<!doctype html><title>Catalog</title><p>The web UI is not built: run <code>npm run build:web</code>
 (it runs at <code>npm install</code>). The API answers as usual.</p>`
@@ -18,7 +22,8 @@ const NOT_BUILT = `<!doctype html><title>Catalog</title><p>The web UI is not bui
 /**
  * Serves the web UI (apps/web, a single-page app calling the public API): its hashed assets
  * under `/assets/` and its HTML page at each client route (`/`, `/login`, `/search`,
- * `/entity`, `/entity/lineage`), none of which is an API path. Registered before the split-mode proxy, whose
+ * `/browse`, `/entity`, `/entity/lineage`), none of which is an API path; and GraphiQL at
+ * `/api/graphiql`, built beside it. Registered before the split-mode proxy, whose
  * catch-all would otherwise claim `GET /` too.
  */
 export const webUi = fp(
@@ -37,15 +42,17 @@ export const webUi = fp(
       })
     }
     // Read per request (a small file): a rebuild is served without a restart.
-    const page = async (_request: FastifyRequest, reply: FastifyReply) => {
-      const html = built ? await readFile(index, 'utf8') : NOT_BUILT
+    const html = (file: string) => async (_request: FastifyRequest, reply: FastifyReply) => {
+      const body = built ? await readFile(file, 'utf8') : NOT_BUILT
       return reply
         .status(built ? 200 : 503)
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
-        .send(html)
+        .send(body)
     }
+    const page = html(index)
     for (const url of PAGES) app.get(url, { schema: { hide: true } }, page)
+    app.get(GRAPHIQL_PATH, { schema: { hide: true } }, html(join(dist, GRAPHIQL_PAGE)))
     // In split mode the proxy's catch-all, registered later, also claims `/`: it keeps the other methods.
     app.addHook('onRoute', (route) => {
       if (route.url !== '/' || route.handler === page || !Array.isArray(route.method)) return

@@ -74,3 +74,11 @@ export async function restGet<T>(path: string): Promise<T | null> {
   if (!res.ok) throw new ApiError(await messageOf(res), res.status)
   return (await res.json()) as T
 }
+
+/** POST of a JSON body to a REST route (`/aspects?action=...`) with the session's token. */
+export async function restPost<T>(path: string, body: unknown): Promise<T> {
+  const res = await fetch(path, { method: 'POST', headers: headers(getToken()), body: JSON.stringify(body) })
+  if (res.status === 401) throw new UnauthorizedError()
+  if (!res.ok) throw new ApiError(await messageOf(res), res.status)
+  return (await res.json()) as T
+}

@@ -108,10 +108,21 @@ export const ENTITY = /* GraphQL */ `
             glossaryTerms { terms { term { urn name } } }
           }
         }
-        ownership { owners { owner { ... on CorpUser { urn username } ... on CorpGroup { urn name } } type } }
+        ownership { ...Owners }
+        institutionalMemory { ...Links }
         glossaryTerms { terms { term { urn name } } }
       }
+      ... on Chart { ownership { ...Owners } institutionalMemory { ...Links } editableProperties { description } }
+      ... on Dashboard { ownership { ...Owners } institutionalMemory { ...Links } editableProperties { description } }
+      ... on DataFlow { ownership { ...Owners } institutionalMemory { ...Links } editableProperties { description } }
+      ... on DataJob { ownership { ...Owners } institutionalMemory { ...Links } editableProperties { description } }
     }
+  }
+  fragment Owners on Ownership {
+    owners { owner { ... on CorpUser { urn username } ... on CorpGroup { urn name } } type }
+  }
+  fragment Links on InstitutionalMemory {
+    elements { url label }
   }
   ${ENTITY_SUMMARY}
 `
@@ -131,6 +142,65 @@ export const LINEAGE = /* GraphQL */ `
   fragment Hop on EntityLineageResult {
     total
     relationships { type entity { ...EntitySummary } }
+  }
+  ${ENTITY_SUMMARY}
+`
+
+/** The editing mutations of the entity page, each DataHub's, answering a Boolean. */
+export const UPDATE_DESCRIPTION = /* GraphQL */ `
+  mutation updateDescription($input: DescriptionUpdateInput!) { updateDescription(input: $input) }
+`
+export const ADD_TAG = /* GraphQL */ `
+  mutation addTag($input: TagAssociationInput!) { addTag(input: $input) }
+`
+export const REMOVE_TAG = /* GraphQL */ `
+  mutation removeTag($input: TagAssociationInput!) { removeTag(input: $input) }
+`
+export const ADD_OWNER = /* GraphQL */ `
+  mutation addOwner($input: AddOwnerInput!) { addOwner(input: $input) }
+`
+export const REMOVE_OWNER = /* GraphQL */ `
+  mutation removeOwner($input: RemoveOwnerInput!) { removeOwner(input: $input) }
+`
+export const ADD_LINK = /* GraphQL */ `
+  mutation addLink($input: AddLinkInput!) { addLink(input: $input) }
+`
+export const REMOVE_LINK = /* GraphQL */ `
+  mutation removeLink($input: RemoveLinkInput!) { removeLink(input: $input) }
+`
+
+/**
+ * The entities up to N hops away in one direction (`degree` filter: "1", "2", "3+"), each with
+ * the path the walk took from the root, for drawing the edges.
+ */
+export const LINEAGE_HOPS = /* GraphQL */ `
+  query lineageHops($input: SearchAcrossLineageInput!) {
+    searchAcrossLineage(input: $input) {
+      start
+      count
+      total
+      isPartial
+      searchResults {
+        degree
+        entity { ...EntitySummary }
+        paths { path { urn } }
+      }
+    }
+  }
+  ${ENTITY_SUMMARY}
+`
+
+/** One level of the legacy browse tree (`browsePaths`): the groups below a path and its entities. */
+export const BROWSE = /* GraphQL */ `
+  query browse($input: BrowseInput!) {
+    browse(input: $input) {
+      start
+      count
+      total
+      groups { name count }
+      entities { ...EntitySummary }
+      metadata { path totalNumEntities }
+    }
   }
   ${ENTITY_SUMMARY}
 `

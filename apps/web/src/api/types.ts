@@ -50,6 +50,7 @@ export interface EntityDetail extends EntitySummary {
     }[]
   } | null
   glossaryTerms?: { terms?: TermRef[] | null } | null
+  institutionalMemory?: { elements: { url: string; label: string }[] } | null
 }
 
 export interface Aggregation {
@@ -85,4 +86,29 @@ export interface LineageHop {
 
 export interface LineageAnswer {
   entity: { urn: string; lineage?: LineageHop | null } | null
+}
+
+export interface LineageHopsAnswer {
+  searchAcrossLineage: {
+    start: number
+    count: number
+    total: number
+    isPartial?: boolean | null
+    searchResults: {
+      degree: number
+      entity: EntitySummary
+      paths?: ({ path: ({ urn: string } | null)[] } | null)[] | null
+    }[]
+  }
+}
+
+export interface BrowseAnswer {
+  browse: {
+    start: number
+    count: number
+    total: number
+    groups: { name: string; count: number }[]
+    entities: EntitySummary[]
+    metadata: { path: string[]; totalNumEntities: number }
+  }
 }

@@ -39,5 +39,8 @@ export const routes = {
   login: (next?: string) => (next ? `/login?next=${encodeURIComponent(next)}` : '/login'),
   search: (params: URLSearchParams) => `/search?${params.toString()}`,
   entity: (urn: string) => `/entity?urn=${encodeURIComponent(urn)}`,
-  lineage: (urn: string) => `/entity/lineage?urn=${encodeURIComponent(urn)}`,
+  lineage: (urn: string, hops = 1) =>
+    `/entity/lineage?urn=${encodeURIComponent(urn)}${hops > 1 ? `&hops=${hops}` : ''}`,
+  browse: (type: string, path: readonly string[] = []) =>
+    `/browse?type=${encodeURIComponent(type)}${path.map((p) => `&path=${encodeURIComponent(p)}`).join('')}`,
 }

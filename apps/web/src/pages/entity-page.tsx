@@ -1,24 +1,34 @@
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { graphql } from '../api/client.js'
 import { ENTITY } from '../api/queries.js'
 import type { EntityDetail } from '../api/types.js'
+import { DescriptionEditor } from '../components/editing/description-editor.js'
+import { LinkEditor } from '../components/editing/link-editor.js'
+import { OwnerEditor } from '../components/editing/owner-editor.js'
+import { TagEditor } from '../components/editing/tag-editor.js'
 import { Link } from '../components/link.js'
+import { PropertiesTable } from '../components/properties-table.js'
 import { SchemaTable } from '../components/schema-table.js'
 import { Tags } from '../components/tags.js'
 import { VersionHistory } from '../components/version-history.js'
-import { descriptionOf, displayName, platformName, shortUrn, typeLabel } from '../lib/display.js'
+import { descriptionOf, displayName, platformName, typeLabel } from '../lib/display.js'
 import { routes } from '../lib/router.js'
 import { useApi } from '../lib/use-api.js'
 
-const TABS = ['Schema', 'Properties', 'Versions'] as const
+// Relationships, time series and raw JSON load on demand, with the model facts they need.
+const EntityExtras = lazy(() => import('../components/entity-extras/index.js'))
+
+const TABS = ['Schema', 'Properties', 'Versions', 'Relationships', 'Time series', 'Raw JSON'] as const
 type Tab = (typeof TABS)[number]
 
-/** One entity via `entity(urn)`: header, ownership and tags, then schema, properties and versions. */
+/** One entity via `entity(urn)`: header, editable description, owners, tags and links, then its tabs. */
 export function EntityPage({ urn }: { urn: string }) {
-  const { data, error, loading } = useApi(`entity:${urn}`, () =>
+  const [revision, setRevision] = useState(0)
+  const { data, error, loading } = useApi(`entity:${urn}:${revision}`, () =>
     graphql<{ entity: EntityDetail | null }>(ENTITY, { urn }),
   )
   const [tab, setTab] = useState<Tab>('Schema')
+  const reload = () => setRevision((r) => r + 1)
   if (error)
     return (
       <p role="alert" className="error">
@@ -28,8 +38,6 @@ export function EntityPage({ urn }: { urn: string }) {
   if (loading && !data) return <p className="muted">Loading…</p>
   const e = data?.entity
   if (!e) return <p className="error">No entity {urn}.</p>
-  const owners = e.ownership?.owners ?? []
-  const custom = e.properties?.customProperties ?? []
   return (
     <article className="entity">
       <p className="muted">
@@ -40,22 +48,21 @@ export function EntityPage({ urn }: { urn: string }) {
       <p className="urn">
         <code>{e.urn}</code> · <Link href={routes.lineage(e.urn)}>Lineage</Link>
       </p>
-      {descriptionOf(e) && <p className="description">{descriptionOf(e)}</p>}
+      <DescriptionEditor urn={e.urn} description={descriptionOf(e)} onSaved={reload} />
       <dl className="facts">
         <dt>Owners</dt>
         <dd>
-          {owners.length === 0
-            ? 'none'
-            : owners.map((o) => (
-                <span key={o.owner.urn} className="pill owner" title={o.type ?? ''}>
-                  {o.owner.username ?? o.owner.name ?? shortUrn(o.owner.urn)}
-                </span>
-              ))}
+          <OwnerEditor urn={e.urn} owners={e.ownership?.owners ?? []} onSaved={reload} />
         </dd>
-        <dt>Tags and terms</dt>
+        <dt>Tags</dt>
         <dd>
-          <Tags tags={e.globalTags?.tags} terms={e.glossaryTerms?.terms} />
-          {!e.globalTags?.tags?.length && !e.glossaryTerms?.terms?.length && 'none'}
+          <TagEditor urn={e.urn} tags={e.globalTags?.tags ?? []} onSaved={reload} />
+        </dd>
+        <dt>Terms</dt>
+        <dd>{e.glossaryTerms?.terms?.length ? <Tags terms={e.glossaryTerms.terms} /> : 'none'}</dd>
+        <dt>Links</dt>
+        <dd>
+          <LinkEditor urn={e.urn} links={e.institutionalMemory?.elements ?? []} onSaved={reload} />
         </dd>
       </dl>
       <div className="tabs" role="tablist">
@@ -74,30 +81,13 @@ export function EntityPage({ urn }: { urn: string }) {
         ) : (
           <p className="muted">No schema.</p>
         ))}
-      {tab === 'Properties' && (
-        <table className="properties" aria-label="Properties">
-          <tbody>
-            {e.properties?.qualifiedName && (
-              <tr>
-                <th>qualifiedName</th>
-                <td>{e.properties.qualifiedName}</td>
-              </tr>
-            )}
-            {custom.map((p) => (
-              <tr key={p.key}>
-                <th>{p.key}</th>
-                <td>{p.value}</td>
-              </tr>
-            ))}
-            {custom.length === 0 && !e.properties?.qualifiedName && (
-              <tr>
-                <td className="muted">No properties.</td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      )}
+      {tab === 'Properties' && <PropertiesTable properties={e.properties} />}
       {tab === 'Versions' && <VersionHistory urn={e.urn} />}
+      {(tab === 'Relationships' || tab === 'Time series' || tab === 'Raw JSON') && (
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          <EntityExtras urn={e.urn} tab={tab} />
+        </Suspense>
+      )}
     </article>
   )
 }
