@@ -5,6 +5,7 @@ import { ROOT_ACTOR } from '@catalog/core'
 import type { CatalogServer } from '@catalog/http-kit'
 import { createMetadataServices } from '@catalog/metadata-service'
 import t from 'tap'
+import { assignRole } from '../helpers/actors.js'
 import { build, ingestExamples, type Json, type RouteEntry } from '../helpers/build.js'
 
 /** Bearer-token authentication in the one-process catalog (`build(t, {auth: true})`). */
@@ -192,7 +193,10 @@ t.test('service tokens need no stored entity; personal tokens do', async (t) => 
 })
 
 t.test('the actor of the token stamps every write', async (t) => {
-  const { app, adminToken } = await build(t, { auth: true })
+  const built = await build(t, { auth: true })
+  const { app, adminToken } = built
+  // Deprecating needs EDIT_DEPRECATION_PRIVILEGE: alice is an Editor.
+  await assignRole(built, 'urn:li:corpuser:alice', 'Editor')
   const ingest = await app.inject({
     method: 'POST',
     url: '/entities?action=ingest',

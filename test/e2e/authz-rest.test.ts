@@ -2,22 +2,13 @@ import { accessTokenUrn, tokenInfoProposal } from '@catalog/auth'
 import { ROOT_ACTOR } from '@catalog/core'
 import type { CatalogServer } from '@catalog/http-kit'
 import t from 'tap'
-import { type Built, build, type Json } from '../helpers/build.js'
+import { post } from '../helpers/actors.js'
+import { type Built, build } from '../helpers/build.js'
 
 /** Authorization of REST writes and operations by DataHub's policies (`build(t, {auth: true})`). */
 
 const ALICE = 'urn:li:corpuser:alice'
 const DS = 'urn:li:dataset:(urn:li:dataPlatform:hive,authz_orders,PROD)'
-
-async function post(app: CatalogServer, url: string, token: string | undefined, payload: unknown) {
-  const res = await app.inject({
-    method: 'POST',
-    url,
-    headers: { 'x-restli-protocol-version': '2.0.0', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    payload: payload as Record<string, unknown>,
-  })
-  return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as Json) : undefined }
-}
 
 const upsert = (entityUrn: string, aspectName: string, value: unknown) => ({
   proposal: {

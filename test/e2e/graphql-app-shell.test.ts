@@ -99,7 +99,7 @@ const ME = /* GraphQL */ `
   }
 `
 
-t.test('me: the token’s actor from the store, with an admin’s privileges (no authorizer yet)', async (t) => {
+t.test('me: the token’s actor from the store, with the privileges its policies grant', async (t) => {
   const { app, adminToken } = await build(t, { auth: true })
   const minted = await gql(
     app,
@@ -140,11 +140,12 @@ t.test('me: the token’s actor from the store, with an admin’s privileges (no
       type: 'CORP_USER',
       info: { displayName: 'John Doe', email: 'jdoe@linkedin.com', title: 'Software Engineer' },
     },
+    // No role: only the default "All Users - Base Platform Privileges" policy applies.
     platformPrivileges: {
-      managePolicies: true,
-      manageTokens: true,
+      managePolicies: false,
+      manageTokens: false,
       generatePersonalAccessTokens: true,
-      manageIngestion: true,
+      manageIngestion: false,
       viewAnalytics: true,
     },
   })

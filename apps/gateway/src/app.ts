@@ -1,4 +1,4 @@
-import { Authorizer, authorizeRest, bearerAuth, storePolicySource, type TokenService } from '@catalog/auth'
+import { authorizeRest, bearerAuth, storeAuthorizer, type TokenService } from '@catalog/auth'
 import { Registry } from '@catalog/core'
 import {
   apiDocs,
@@ -9,6 +9,7 @@ import {
 } from '@catalog/http-kit'
 import { type MetadataServices, metadataService } from '@catalog/metadata-service'
 import { type SearchServices, searchService } from '@catalog/search-service'
+import { remoteAuthorizer } from './graphql/authorize-remote.js'
 import {
   graphqlRoutes,
   HttpMetadataClient,
@@ -41,6 +42,8 @@ export interface GatewayAuth {
   readonly enabled: boolean
   /** Verifies tokens (required when enabled) and mints them for GraphQL `createAccessToken`. */
   readonly tokens?: TokenService
+  /** CATALOG_REST_API_AUTHORIZATION: REST reads and searches checked too (default true, as DataHub). */
+  readonly restApiAuthorization?: boolean
 }
 
 export interface GatewayOptions {
@@ -68,10 +71,11 @@ export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise
   await app.register(bearerAuth, { enabled: opts.auth?.enabled ?? false, tokens: opts.auth?.tokens })
   await app.register(internalGuard)
   await app.register(webUi)
-  // REST writes and operations checked against DataHub policies (split mode: the metadata service checks).
-  if (backends.kind === 'embedded' && opts.auth?.enabled) {
-    const authorizer = new Authorizer(storePolicySource(backends.metadata.store))
-    await app.register(authorizeRest, { authorizer })
+  // REST calls and GraphQL mutations checked against DataHub policies (split mode: the metadata service checks REST).
+  const authorizer =
+    backends.kind === 'embedded' && opts.auth?.enabled ? storeAuthorizer(backends.metadata.store) : undefined
+  if (authorizer) {
+    await app.register(authorizeRest, { authorizer, reads: opts.auth?.restApiAuthorization ?? true })
   }
   await app.register(configRoute)
   if (backends.kind === 'embedded') {
@@ -92,6 +96,12 @@ export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise
     await app.register(proxyRoutes, { targets: backends.targets })
   }
   const registry = backends.kind === 'embedded' ? backends.metadata.registry : new Registry()
+  // Split mode: the metadata service checks REST; GraphQL is checked here, reading the policies from it.
+  const graphqlAuthorizer =
+    authorizer ??
+    (backends.kind === 'remote' && opts.auth?.enabled && opts.auth.tokens
+      ? remoteAuthorizer(backends.targets.metadata, registry, opts.auth.tokens)
+      : undefined)
   const embedded = backends.kind === 'embedded' ? new InProcessMetadataClient(backends.metadata) : undefined
   const embeddedSearch =
     backends.kind === 'embedded' && backends.search ? new InProcessSearchClient(backends.search) : undefined
@@ -110,5 +120,6 @@ export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise
         ? embeddedSearch
         : new HttpSearchClient(backends.targets.search, request.headers.authorization),
     ...(opts.auth?.tokens ? { tokens: opts.auth.tokens } : {}),
+    ...(graphqlAuthorizer ? { authorizer: graphqlAuthorizer } : {}),
   })
 }

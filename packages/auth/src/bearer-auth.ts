@@ -23,6 +23,7 @@ export function isPublicPath(url: string): boolean {
     path === '/' ||
     path === '/login' ||
     path === '/search' ||
+    path === '/browse' ||
     path === '/entity' ||
     path === '/entity/lineage' ||
     path.startsWith('/assets/')

@@ -1,4 +1,4 @@
-import type { TokenService } from '@catalog/auth'
+import type { Authorizer, TokenService } from '@catalog/auth'
 import { InvalidInputError, type Registry } from '@catalog/core'
 import type { FastifyBaseLogger } from 'fastify'
 import type { MetadataClient } from './clients/metadata-client.js'
@@ -21,6 +21,8 @@ export interface CatalogContext {
   readonly graph: EntityGraph
   /** Mints and verifies access tokens; absent when the server has no signing secret. */
   readonly tokens?: TokenService
+  /** Decides by DataHub's policies; absent with auth off (every caller is the root user). */
+  readonly authorizer?: Authorizer
   readonly log: FastifyBaseLogger
 }
 

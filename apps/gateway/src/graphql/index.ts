@@ -1,21 +1,23 @@
-import type { TokenService } from '@catalog/auth'
+import type { Authorizer, TokenService } from '@catalog/auth'
 import { type Registry, ROOT_ACTOR } from '@catalog/core'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import mercurius from 'mercurius'
 import { Type } from 'typebox'
+import { authorizeMutations } from './authorize-mutations.js'
 import type { MetadataClient } from './clients/metadata-client.js'
 import type { SearchClient } from './clients/search-client.js'
 import { type CatalogContext, EntityGraph } from './context.js'
 import { formatGraphqlErrors } from './errors.js'
 import { GRAPHQL_LIMITS, queryLimitsRule } from './limits.js'
 import { checkGraphqlRequest } from './request-check.js'
+import { withAccessControlResolvers } from './resolvers/access-control.js'
 import { buildResolvers } from './resolvers/index.js'
 import { datahubSchema } from './schema/index.js'
 
 const API_PREFIX = '/api'
 /** Where GraphQL is served (DataHub GMS's path). */
 export const GRAPHQL_PATH = `${API_PREFIX}/graphql`
-/** Where the GraphiQL page is served (its script loads GraphiQL and React from unpkg.com). */
+/** Where the GraphiQL page is served: a page of the web UI's build (plugins/web-ui.ts), no CDN. */
 export const GRAPHIQL_PATH = `${API_PREFIX}/graphiql`
 
 const GraphqlResponseSchema = Type.Object({
@@ -47,13 +49,15 @@ export interface GraphqlOptions {
   readonly tokens?: TokenService
   /** Whether bearer tokens are required (`appConfig.authConfig.tokenAuthEnabled`); default false. */
   readonly authEnabled?: boolean
+  /** Checks mutations and `me`'s privileges by DataHub's policies (absent: nothing is checked). */
+  readonly authorizer?: Authorizer
 }
 
 /**
  * GraphQL at `POST /api/graphql` (and GET for queries), DataHub's whole schema, served by
  * mercurius in its own encapsulated context (its error handler stays here). Introspection is
- * on; depth, field count and token count are bounded (see {@link GRAPHQL_LIMITS}). GraphiQL
- * at `GET /api/graphiql`.
+ * on; depth, field count and token count are bounded (see {@link GRAPHQL_LIMITS}). GraphiQL's
+ * page at `GET /api/graphiql` is served by the web UI plugin.
  */
 export async function graphqlRoutes(app: FastifyInstance, options: GraphqlOptions): Promise<void> {
   app.addHook('onRoute', (route) => {
@@ -64,14 +68,15 @@ export async function graphqlRoutes(app: FastifyInstance, options: GraphqlOption
     route.preValidation = [...existing, checkGraphqlRequest]
   })
   const schema = datahubSchema()
-  // Under `/api`, so that mercurius's GraphiQL page lands at GRAPHIQL_PATH beside GRAPHQL_PATH.
+  // Under `/api`, beside GRAPHIQL_PATH.
   await app.register(
     async (scoped) => {
       await scoped.register(mercurius, {
         schema,
-        resolvers: buildResolvers(schema) as never,
+        resolvers: authorizeMutations(withAccessControlResolvers(buildResolvers(schema))) as never,
         path: GRAPHQL_PATH.slice(API_PREFIX.length),
-        graphiql: true,
+        // GraphiQL is served by the web UI plugin, bundled (mercurius's page loads it from a CDN).
+        graphiql: false,
         allowBatchedQueries: false,
         validationRules: [queryLimitsRule()],
         graphql: { parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens } },
@@ -88,6 +93,7 @@ export async function graphqlRoutes(app: FastifyInstance, options: GraphqlOption
             registry: options.registry,
             graph: new EntityGraph(client, options.registry),
             ...(options.tokens ? { tokens: options.tokens } : {}),
+            ...(options.authorizer ? { authorizer: options.authorizer } : {}),
             log: request.log,
           }
         },

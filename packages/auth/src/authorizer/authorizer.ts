@@ -1,5 +1,5 @@
 import { ROOT_ACTOR, SYSTEM_ACTOR } from '@catalog/core'
-import { policyGrants } from './policy-engine.js'
+import { policyApplies, policyGrants } from './policy-engine.js'
 import type { ActorFacts, PolicyInfo, ResourceFacts } from './policy-types.js'
 
 /** Where the authorizer reads policies, memberships and resource facts from. */
@@ -27,13 +27,19 @@ export interface Requirement {
 export class Authorizer {
   constructor(private readonly source: PolicySource) {}
 
-  /** True when every requirement is met. Policies are read fresh for each call. */
+  /** True when every requirement is met. */
   async authorize(actorUrn: string, requirements: readonly Requirement[]): Promise<boolean> {
     if (actorUrn === SYSTEM_ACTOR || actorUrn === ROOT_ACTOR) return true
     if (requirements.length === 0) return true
     const [policies, actor] = await Promise.all([this.source.policies(), this.source.actor(actorUrn)])
     const resources = new Map<string, Promise<ResourceFacts>>()
     for (const req of requirements) {
+      // A policy that grants without looking at the resource grants on every resource: the
+      // resource's facts (owners, domains, tags) are read only when no such policy does.
+      const anywhere = req.anyOf.some((privilege) =>
+        policies.some((policy) => policyGrants(policy, privilege, actor, undefined)),
+      )
+      if (anywhere) continue
       let resource: ResourceFacts | undefined
       if (req.resource !== undefined) {
         let facts = resources.get(req.resource)
@@ -49,5 +55,31 @@ export class Authorizer {
       if (!granted) return false
     }
     return true
+  }
+
+  /**
+   * Every privilege the policies grant the actor on `resource` (or platform-wide), as DataHub's
+   * `DataHubAuthorizer.getGrantedPrivileges`: the privileges of each policy that applies.
+   */
+  async grantedPrivileges(actorUrn: string, resource?: string): Promise<string[]> {
+    const [policies, actor, facts] = await Promise.all([
+      this.source.policies(),
+      this.source.actor(actorUrn),
+      resource === undefined ? undefined : this.source.resource(resource),
+    ])
+    return [...new Set(policies.filter((p) => policyApplies(p, actor, facts)).flatMap((p) => p.privileges))]
+  }
+
+  /** Which of `privileges` the actor holds, on `resource` or platform-wide (absent). */
+  async granted(actorUrn: string, privileges: readonly string[], resource?: string): Promise<Set<string>> {
+    if (actorUrn === SYSTEM_ACTOR || actorUrn === ROOT_ACTOR) return new Set(privileges)
+    const [policies, actor, facts] = await Promise.all([
+      this.source.policies(),
+      this.source.actor(actorUrn),
+      resource === undefined ? undefined : this.source.resource(resource),
+    ])
+    return new Set(
+      privileges.filter((privilege) => policies.some((p) => policyGrants(p, privilege, actor, facts))),
+    )
   }
 }

@@ -195,3 +195,28 @@ t.test('the Authorizer over the default policies', async (t) => {
     ['MANAGE_USER_CREDENTIALS'],
   ])
 })
+
+t.test('the resource is read only when no resource-independent policy grants', async (t) => {
+  let reads = 0
+  const policies: PolicyInfo[] = [
+    metadata({ privileges: ['VIEW_ENTITY_PAGE'], actors: { allUsers: true } }),
+    metadata({ privileges: ['EDIT_ENTITY'], actors: { resourceOwners: true } }),
+  ]
+  const source: PolicySource = {
+    policies: async () => policies,
+    actor: async (urn) => ({ urn, groups: [], roles: [] }),
+    resource: async () => {
+      reads++
+      return dataset({ owners: [{ owner: ALICE }] })
+    },
+  }
+  const authorizer = new Authorizer(source)
+  t.ok(await authorizer.authorize(ALICE, [{ anyOf: ['VIEW_ENTITY_PAGE'], resource: DS }]))
+  t.equal(reads, 0, 'granted to all users on every resource: no read')
+  t.ok(await authorizer.authorize(ALICE, [{ anyOf: ['EDIT_ENTITY'], resource: DS }]), 'owner')
+  t.equal(reads, 1, 'ownership needs the resource')
+  t.notOk(await authorizer.authorize(BOB, [{ anyOf: ['EDIT_ENTITY'], resource: DS }]), 'not an owner')
+  t.same(await authorizer.grantedPrivileges(ALICE, DS), ['VIEW_ENTITY_PAGE', 'EDIT_ENTITY'])
+  t.same(await authorizer.grantedPrivileges(BOB, DS), ['VIEW_ENTITY_PAGE'])
+  t.same([...(await authorizer.granted(BOB, ['VIEW_ENTITY_PAGE', 'EDIT_ENTITY'], DS))], ['VIEW_ENTITY_PAGE'])
+})

@@ -18,8 +18,16 @@ export function policyGrants(
   actor: ActorFacts,
   resource: ResourceFacts | undefined,
 ): boolean {
+  return policy.privileges.includes(privilege) && policyApplies(policy, actor, resource)
+}
+
+/** Whether `policy` is active and applies to `actor` on `resource` (DataHub's `isPolicyApplicable`). */
+export function policyApplies(
+  policy: PolicyInfo,
+  actor: ActorFacts,
+  resource: ResourceFacts | undefined,
+): boolean {
   if (policy.state !== 'ACTIVE') return false
-  if (!policy.privileges.includes(privilege)) return false
   if (policy.type !== 'PLATFORM' && !resourceMatches(policy.resources, resource)) return false
   return actorMatches(policy.actors, actor, resource)
 }

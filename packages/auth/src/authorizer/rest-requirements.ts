@@ -108,12 +108,26 @@ export function restCheck(
       message: `User is unauthorized to delete entity: ${urn}`,
     }
   }
-  if (path === '/runs' && action === 'rollback') {
-    // The entities a run touched are not known here: rolling back needs DELETE_ENTITY on
-    // every resource (a policy without a resource filter).
+  if ((path === '/runs' && action === 'rollback') || (path === '/entities' && action === 'deleteAll')) {
+    // The entities a run (or a registry's writes) touched are not known here: rolling back
+    // needs DELETE_ENTITY on every resource (a policy without a resource filter).
     return {
       requirements: [{ anyOf: [Privilege.DELETE_ENTITY] }],
       message: 'User is unauthorized to delete entities.',
+    }
+  }
+  if (path === '/usageStats' && action === 'batchIngest') {
+    const urns = (Array.isArray(row.buckets) ? row.buckets : []).flatMap((b) =>
+      isRow(b) && typeof b.resource === 'string' ? [b.resource] : [],
+    )
+    return {
+      requirements: [...new Set(urns)].flatMap((urn) =>
+        writePrivileges(entityTypeOf(urn) ?? 'unknown', 'datasetUsageStatistics', 'UPSERT').map((anyOf) => ({
+          anyOf,
+          resource: urn,
+        })),
+      ),
+      message: 'User is unauthorized to edit entities.',
     }
   }
   const writes =

@@ -12,33 +12,31 @@ const strings = (rows: Row[], key: string): string[] =>
 const urns = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v) => typeof v === 'string') : []
 
+/** What a policy source reads: every policy, and the latest named aspects of entities of one type. */
+export interface PolicyReader {
+  /** Every stored policy (`dataHubPolicyInfo`). */
+  policies(): Promise<PolicyInfo[]>
+  /** The latest values of `aspects` of `urns` (all of one entity type), by URN then aspect name. */
+  latest(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, Record<string, Row>>>
+}
+
 /**
- * Reads policies and memberships as DataHub stores them: `dataHubPolicyInfo` of
- * `dataHubPolicy` entities, `groupMembership` / `nativeGroupMembership` and `roleMembership`
- * of users and groups, and `ownership`, `domains` and `globalTags` of resources.
+ * Policies and memberships as DataHub stores them: `dataHubPolicyInfo` of `dataHubPolicy`
+ * entities, `groupMembership` / `nativeGroupMembership` and `roleMembership` of users and
+ * groups, and `ownership`, `domains` and `globalTags` of resources, read through `reader`.
  */
-export function storePolicySource(store: Pick<AspectStore, 'scan' | 'latest'>): PolicySource {
-  const aspects = async (urn: string, names: string[]): Promise<Record<string, Row>> => {
-    const rows = (await store.latest([urn], names)).get(urn) ?? []
-    return Object.fromEntries(rows.map((r) => [r.aspect, r.value]))
-  }
+export function readerPolicySource(reader: PolicyReader): PolicySource {
+  const aspects = async (urn: string, names: string[]): Promise<Record<string, Row>> =>
+    (await reader.latest([urn], names)).get(urn) ?? {}
   return {
-    async policies(): Promise<PolicyInfo[]> {
-      const rows = await store.scan({
-        urnLike: 'urn:li:dataHubPolicy:%',
-        aspect: 'dataHubPolicyInfo',
-        start: 0,
-        limit: MAX_POLICIES,
-      })
-      return rows.map((r) => r.value as unknown as PolicyInfo)
-    },
+    policies: () => reader.policies(),
     async actor(urn: string): Promise<ActorFacts> {
       const a = await aspects(urn, ['groupMembership', 'nativeGroupMembership', 'roleMembership'])
       const groups = [...urns(a.groupMembership?.groups), ...urns(a.nativeGroupMembership?.nativeGroups)]
       const roles = urns(a.roleMembership?.roles)
       if (groups.length > 0) {
-        const byGroup = await store.latest(groups, ['roleMembership'])
-        for (const rows of byGroup.values()) for (const r of rows) roles.push(...urns(r.value.roles))
+        const byGroup = await reader.latest(groups, ['roleMembership'])
+        for (const values of byGroup.values()) roles.push(...urns(values.roleMembership?.roles))
       }
       return { urn, groups, roles }
     },
@@ -58,4 +56,25 @@ export function storePolicySource(store: Pick<AspectStore, 'scan' | 'latest'>): 
       }
     },
   }
+}
+
+/** {@link readerPolicySource} over the metadata store of this process. */
+export function storePolicySource(store: Pick<AspectStore, 'scan' | 'latest'>): PolicySource {
+  return readerPolicySource({
+    async policies() {
+      const rows = await store.scan({
+        urnLike: 'urn:li:dataHubPolicy:%',
+        aspect: 'dataHubPolicyInfo',
+        start: 0,
+        limit: MAX_POLICIES,
+      })
+      return rows.map((r) => r.value as unknown as PolicyInfo)
+    },
+    async latest(urnList, names) {
+      const rows = await store.latest(urnList, names)
+      return new Map(
+        [...rows].map(([urn, values]) => [urn, Object.fromEntries(values.map((r) => [r.aspect, r.value]))]),
+      )
+    },
+  })
 }

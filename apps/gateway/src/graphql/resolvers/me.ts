@@ -1,49 +1,56 @@
 import type { CatalogContext } from '../context.js'
 
-/** DataHub's `PlatformPrivileges` fields. */
-const PRIVILEGES = [
-  'viewAnalytics',
-  'managePolicies',
-  'manageIdentities',
-  'generatePersonalAccessTokens',
-  'createDomains',
-  'createLogicalModels',
-  'manageDomains',
-  'manageIngestion',
-  'manageSecrets',
-  'manageTokens',
-  'viewTests',
-  'manageTests',
-  'manageGlossaries',
-  'manageDocuments',
-  'manageUserCredentials',
-  'createTags',
-  'manageTags',
-  'viewManageTags',
-  'manageGlobalViews',
-  'manageGlobalSettings',
-  'manageOwnershipTypes',
-  'manageGlobalAnnouncements',
-  'createBusinessAttributes',
-  'manageBusinessAttributes',
-  'manageStructuredProperties',
-  'viewStructuredPropertiesPage',
-  'manageApplications',
-  'manageFeatures',
-  'manageHomePageTemplates',
-  'manageServiceAccounts',
-] as const
+/**
+ * DataHub's `PlatformPrivileges` fields and the platform privileges (any one suffices) each
+ * reports, as DataHub's `MeResolver` and `AuthorizationUtils` check them.
+ */
+const PRIVILEGES: Readonly<Record<string, readonly string[]>> = {
+  viewAnalytics: ['VIEW_ANALYTICS'],
+  managePolicies: ['MANAGE_POLICIES'],
+  manageIdentities: ['MANAGE_USERS_AND_GROUPS'],
+  generatePersonalAccessTokens: ['GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_ACCESS_TOKENS'],
+  createDomains: ['CREATE_DOMAINS', 'MANAGE_DOMAINS'],
+  createLogicalModels: ['CREATE_LOGICAL_MODELS'],
+  manageDomains: ['MANAGE_DOMAINS'],
+  manageIngestion: ['MANAGE_INGESTION'],
+  manageSecrets: ['MANAGE_SECRETS'],
+  manageTokens: ['MANAGE_ACCESS_TOKENS'],
+  viewTests: ['VIEW_TESTS', 'MANAGE_TESTS'],
+  manageTests: ['MANAGE_TESTS'],
+  manageGlossaries: ['MANAGE_GLOSSARIES'],
+  manageDocuments: ['MANAGE_DOCUMENTS'],
+  manageUserCredentials: ['MANAGE_USER_CREDENTIALS'],
+  createTags: ['CREATE_TAGS', 'MANAGE_TAGS'],
+  manageTags: ['MANAGE_TAGS'],
+  viewManageTags: ['VIEW_MANAGE_TAGS', 'MANAGE_TAGS'],
+  manageGlobalViews: ['MANAGE_GLOBAL_VIEWS'],
+  manageGlobalSettings: ['MANAGE_GLOBAL_SETTINGS'],
+  manageOwnershipTypes: ['MANAGE_GLOBAL_OWNERSHIP_TYPES'],
+  manageGlobalAnnouncements: ['MANAGE_GLOBAL_ANNOUNCEMENTS'],
+  createBusinessAttributes: ['CREATE_BUSINESS_ATTRIBUTE', 'MANAGE_BUSINESS_ATTRIBUTE'],
+  manageBusinessAttributes: ['MANAGE_BUSINESS_ATTRIBUTE'],
+  manageStructuredProperties: ['MANAGE_STRUCTURED_PROPERTIES'],
+  viewStructuredPropertiesPage: ['VIEW_STRUCTURED_PROPERTIES_PAGE', 'MANAGE_STRUCTURED_PROPERTIES'],
+  manageApplications: ['MANAGE_APPLICATIONS'],
+  manageFeatures: ['MANAGE_FEATURES'],
+  manageHomePageTemplates: ['MANAGE_HOME_PAGE_TEMPLATES'],
+  manageServiceAccounts: ['MANAGE_SERVICE_ACCOUNTS'],
+}
+
+const ALL = [...new Set(Object.values(PRIVILEGES).flat())]
 
 /**
- * `me`: the actor's CorpUser (read from the store when its fields are selected) and its
- * platform privileges. There is no authorizer yet: every valid token (and, with auth off, the
- * root user) may do everything, so every privilege is true. The authorization work replaces
- * this with the actor's policies.
+ * `me`: the actor's CorpUser (read from the store when its fields are selected) and the
+ * platform privileges its policies grant it. With auth off every caller is the root user,
+ * which holds them all.
  */
-function me(_: unknown, __: unknown, ctx: CatalogContext) {
+async function me(_: unknown, __: unknown, ctx: CatalogContext) {
+  const granted = ctx.authorizer ? await ctx.authorizer.granted(ctx.actor, ALL) : new Set(ALL)
   return {
     corpUser: { urn: ctx.actor },
-    platformPrivileges: Object.fromEntries(PRIVILEGES.map((p) => [p, true])),
+    platformPrivileges: Object.fromEntries(
+      Object.entries(PRIVILEGES).map(([field, anyOf]) => [field, anyOf.some((p) => granted.has(p))]),
+    ),
   }
 }
 

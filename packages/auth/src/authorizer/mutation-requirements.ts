@@ -1,0 +1,250 @@
+import type { Requirement } from './authorizer.js'
+import {
+  batchEdit,
+  batchLabelEdit,
+  eachUrn,
+  editOf,
+  entityUpdate,
+  labelEdit,
+  rowOf,
+  rowsOf,
+  strOf,
+} from './entity-edit-rules.js'
+
+/** DataHub's GraphQL `AuthorizationException` message. */
+export const GRAPHQL_UNAUTHORIZED_MESSAGE =
+  'Unauthorized to perform this action. Please contact your DataHub administrator.'
+
+/** What one mutation call needs, and DataHub's message when it is refused (default above). */
+export interface MutationCheck {
+  readonly requirements: readonly Requirement[]
+  readonly message?: string
+}
+
+/** What a rule may look up: the caller, and one stored aspect (undefined when absent). */
+export interface MutationFacts {
+  readonly actor: string
+  read(urn: string, aspect: string): Promise<Record<string, unknown> | undefined>
+}
+
+type Args = Record<string, unknown>
+type Rule = (args: Args, facts: MutationFacts) => readonly Requirement[] | Promise<MutationCheck>
+
+const platform = (...anyOf: string[]): Requirement[] => [{ anyOf }]
+const input = (args: Args) => rowOf(args.input)
+/** A platform privilege, or `privilege` on the entity itself (`deleteTag`: MANAGE_TAGS or DELETE_ENTITY). */
+const managedOr = (manage: string, urn: unknown, privilege: string): Requirement[] => {
+  const resource = strOf(urn)
+  return [{ anyOf: [manage, privilege], ...(resource !== undefined ? { resource } : {}) }]
+}
+/** Open to every authenticated caller: the resolver acts on the caller's own records only. */
+const open: Rule = () => []
+
+const TAGS = (a: Args) => [labelEdit(input(a), 'EDIT_ENTITY_TAGS', 'EDIT_DATASET_COL_TAGS')]
+const TERMS = (a: Args) => [
+  labelEdit(input(a), 'EDIT_ENTITY_GLOSSARY_TERMS', 'EDIT_DATASET_COL_GLOSSARY_TERMS'),
+]
+const OWNERS = (a: Args) => [editOf(input(a).resourceUrn, 'EDIT_ENTITY_OWNERS')]
+const LINKS = (a: Args) => [editOf(input(a).resourceUrn, 'EDIT_ENTITY_DOC_LINKS')]
+const UPDATE = (a: Args) => entityUpdate(a.urn, rowOf(a.input))
+const GLOSSARY = () => platform('MANAGE_GLOSSARIES')
+const USERS = () => platform('MANAGE_USERS_AND_GROUPS')
+const POLICIES = () => platform('MANAGE_POLICIES')
+const INGESTION = () => platform('MANAGE_INGESTION')
+const SECRETS = () => platform('MANAGE_SECRETS')
+const TESTS = () => platform('MANAGE_TESTS')
+const OWNERSHIP_TYPES = () => platform('MANAGE_GLOBAL_OWNERSHIP_TYPES')
+const POSTS = () => platform('MANAGE_GLOBAL_ANNOUNCEMENTS')
+const PROPERTIES_ADMIN = () => platform('MANAGE_STRUCTURED_PROPERTIES')
+const STRUCTURED = (a: Args) => [editOf(input(a).assetUrn, 'EDIT_ENTITY_PROPERTIES')]
+const DATA_PRODUCT = (a: Args) => [editOf(a.urn, 'MANAGE_DATA_PRODUCTS')]
+const GROUP_MEMBERS = (a: Args) =>
+  managedOr('MANAGE_USERS_AND_GROUPS', input(a).groupUrn, 'EDIT_GROUP_MEMBERS')
+
+/** `updateName`: the manage privilege of the renamed entity's type (DataHub's `UpdateNameResolver`). */
+function rename(a: Args): Requirement[] {
+  const urn = strOf(input(a).urn) ?? ''
+  const type = urn.split(':')[2]
+  if (type === 'glossaryTerm' || type === 'glossaryNode') return platform('MANAGE_GLOSSARIES')
+  if (type === 'domain') return platform('MANAGE_DOMAINS')
+  if (type === 'corpGroup') return platform('MANAGE_USERS_AND_GROUPS')
+  if (type === 'dataProduct') return [editOf(urn, 'MANAGE_DATA_PRODUCTS')]
+  return [editOf(urn || undefined, 'EDIT_ENTITY')]
+}
+
+/** `updateLineage`: lineage edit rights on both ends of every edge added or removed. */
+function lineage(a: Args): Requirement[] {
+  const edges = [...rowsOf(input(a).edgesToAdd), ...rowsOf(input(a).edgesToRemove)]
+  const urns = edges.flatMap((e) => [e.upstreamUrn, e.downstreamUrn])
+  return eachUrn(urns, 'EDIT_LINEAGE')
+}
+
+/** A user edits its own profile; others need the profile privilege on it, or to manage users. */
+function userProfile(a: Args, facts: MutationFacts): readonly Requirement[] {
+  if (a.urn === facts.actor) return []
+  return managedOr('MANAGE_USERS_AND_GROUPS', a.urn, 'EDIT_USER_PROFILE')
+}
+
+/** A personal token for oneself needs GENERATE_PERSONAL_ACCESS_TOKENS; for anyone else MANAGE_ACCESS_TOKENS. */
+function createToken(a: Args, facts: MutationFacts): readonly Requirement[] {
+  if (input(a).actorUrn === facts.actor)
+    return platform('GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_ACCESS_TOKENS')
+  return platform('MANAGE_ACCESS_TOKENS')
+}
+
+/** Its owner (or actor) revokes a token; anyone else needs MANAGE_ACCESS_TOKENS. */
+async function revokeToken(a: Args, facts: MutationFacts): Promise<MutationCheck> {
+  const id = strOf(a.tokenId)
+  const info = id ? await facts.read(`urn:li:dataHubAccessToken:${id}`, 'dataHubAccessTokenInfo') : undefined
+  if (info && (info.ownerUrn === facts.actor || info.actorUrn === facts.actor)) return { requirements: [] }
+  return { requirements: platform('MANAGE_ACCESS_TOKENS') }
+}
+
+/**
+ * Every GraphQL mutation of DataHub's schema this catalog knows the rule of, keyed by name:
+ * the privileges its DataHub resolver checks, on the resources named by its input. A name
+ * missing here is refused to all but policy managers (see {@link mutationCheck}).
+ */
+const RULES: Readonly<Record<string, Rule>> = {
+  // Tags, terms, owners, links, descriptions (LabelUtils, OwnerUtils, LinkUtils, DescriptionUtils).
+  addTag: TAGS,
+  addTags: TAGS,
+  removeTag: TAGS,
+  batchAddTags: (a) => batchLabelEdit(input(a), 'EDIT_ENTITY_TAGS', 'EDIT_DATASET_COL_TAGS'),
+  batchRemoveTags: (a) => batchLabelEdit(input(a), 'EDIT_ENTITY_TAGS', 'EDIT_DATASET_COL_TAGS'),
+  addTerm: TERMS,
+  addTerms: TERMS,
+  removeTerm: TERMS,
+  batchAddTerms: (a) =>
+    batchLabelEdit(input(a), 'EDIT_ENTITY_GLOSSARY_TERMS', 'EDIT_DATASET_COL_GLOSSARY_TERMS'),
+  batchRemoveTerms: (a) =>
+    batchLabelEdit(input(a), 'EDIT_ENTITY_GLOSSARY_TERMS', 'EDIT_DATASET_COL_GLOSSARY_TERMS'),
+  addOwner: OWNERS,
+  addOwners: OWNERS,
+  removeOwner: OWNERS,
+  batchAddOwners: (a) => batchEdit(input(a).resources, 'EDIT_ENTITY_OWNERS'),
+  batchRemoveOwners: (a) => batchEdit(input(a).resources, 'EDIT_ENTITY_OWNERS'),
+  addLink: LINKS,
+  removeLink: LINKS,
+  updateLink: LINKS,
+  upsertLink: LINKS,
+  updateDescription: (a) => [labelEdit(input(a), 'EDIT_ENTITY_DOCS', 'EDIT_DATASET_COL_DESCRIPTION')],
+  // Domains, deprecation, status, data products.
+  setDomain: (a) => [editOf(a.entityUrn, 'EDIT_DOMAINS_PRIVILEGE')],
+  unsetDomain: (a) => [editOf(a.entityUrn, 'EDIT_DOMAINS_PRIVILEGE')],
+  batchSetDomain: (a) => batchEdit(input(a).resources, 'EDIT_DOMAINS_PRIVILEGE'),
+  createDomain: () => platform('CREATE_DOMAINS', 'MANAGE_DOMAINS'),
+  moveDomain: () => platform('MANAGE_DOMAINS'),
+  deleteDomain: (a) => managedOr('MANAGE_DOMAINS', a.urn, 'DELETE_ENTITY'),
+  updateDeprecation: (a) => [editOf(input(a).urn, 'EDIT_DEPRECATION_PRIVILEGE')],
+  batchUpdateDeprecation: (a) => batchEdit(input(a).resources, 'EDIT_DEPRECATION_PRIVILEGE'),
+  batchUpdateSoftDeleted: (a) => eachUrn(input(a).urns, 'EDIT_ENTITY_STATUS'),
+  createDataProduct: (a) => [editOf(input(a).domainUrn, 'MANAGE_DATA_PRODUCTS')],
+  updateDataProduct: DATA_PRODUCT,
+  deleteDataProduct: DATA_PRODUCT,
+  batchSetDataProduct: (a) => eachUrn(input(a).resourceUrns, 'EDIT_ENTITY_DATA_PRODUCTS'),
+  // Whole-entity updates (DatasetType, ChartType, ... `isAuthorizedToUpdate`).
+  updateDataset: UPDATE,
+  updateChart: UPDATE,
+  updateDashboard: UPDATE,
+  updateNotebook: UPDATE,
+  updateDataFlow: UPDATE,
+  updateDataJob: UPDATE,
+  updateDatasets: (a) => {
+    const updates = rowsOf(a.input)
+    if (updates.length === 0) return [editOf(undefined, 'EDIT_ENTITY')]
+    return updates.flatMap((u) => entityUpdate(u.urn, rowOf(u.update)))
+  },
+  updateName: rename,
+  updateLineage: lineage,
+  updateEmbed: (a) => [editOf(input(a).urn, 'EDIT_ENTITY_EMBED')],
+  reportOperation: (a) => [editOf(input(a).urn, 'EDIT_ENTITY_OPERATIONS')],
+  upsertStructuredProperties: STRUCTURED,
+  removeStructuredProperties: STRUCTURED,
+  createQuery: (a) =>
+    eachUrn(
+      rowsOf(input(a).subjects).map((s) => s.datasetUrn),
+      'EDIT_ENTITY_QUERIES',
+    ),
+  // Tags as entities.
+  createTag: () => platform('CREATE_TAGS', 'MANAGE_TAGS'),
+  updateTag: UPDATE,
+  deleteTag: (a) => managedOr('MANAGE_TAGS', a.urn, 'DELETE_ENTITY'),
+  setTagColor: (a) => [editOf(a.urn, 'EDIT_TAG_COLOR')],
+  // Glossary (GlossaryUtils.canManageGlossaries).
+  createGlossaryTerm: GLOSSARY,
+  createGlossaryNode: GLOSSARY,
+  deleteGlossaryEntity: GLOSSARY,
+  updateParentNode: GLOSSARY,
+  addRelatedTerms: GLOSSARY,
+  removeRelatedTerms: GLOSSARY,
+  // Users, groups, roles, policies, credentials, tokens.
+  createGroup: USERS,
+  removeUser: USERS,
+  removeGroup: USERS,
+  updateUserStatus: USERS,
+  addGroupMembers: GROUP_MEMBERS,
+  removeGroupMembers: GROUP_MEMBERS,
+  updateCorpUserProperties: userProfile,
+  updateCorpGroupProperties: (a) => managedOr('MANAGE_USERS_AND_GROUPS', a.urn, 'EDIT_ENTITY'),
+  createPolicy: POLICIES,
+  updatePolicy: POLICIES,
+  deletePolicy: POLICIES,
+  batchAssignRole: async () => ({
+    requirements: POLICIES(),
+    message:
+      'Unauthorized to assign roles. Please contact your DataHub administrator if this needs corrective action.',
+  }),
+  createInviteToken: POLICIES,
+  createNativeUserResetToken: () => platform('MANAGE_USER_CREDENTIALS'),
+  acceptRole: open,
+  createAccessToken: createToken,
+  revokeAccessToken: revokeToken,
+  // The caller's own settings and onboarding steps.
+  updateUserSetting: open,
+  updateCorpUserViewsSettings: open,
+  updateUserHomePageSettings: open,
+  updateCorpUserLocaleSettings: open,
+  batchUpdateStepStates: open,
+  // Platform administration.
+  createPost: () => platform('CREATE_GLOBAL_ANNOUNCEMENTS', 'MANAGE_GLOBAL_ANNOUNCEMENTS'),
+  updatePost: POSTS,
+  deletePost: POSTS,
+  createOwnershipType: OWNERSHIP_TYPES,
+  updateOwnershipType: OWNERSHIP_TYPES,
+  deleteOwnershipType: OWNERSHIP_TYPES,
+  createSecret: SECRETS,
+  updateSecret: SECRETS,
+  deleteSecret: SECRETS,
+  createIngestionSource: INGESTION,
+  updateIngestionSource: INGESTION,
+  deleteIngestionSource: INGESTION,
+  createIngestionExecutionRequest: INGESTION,
+  cancelIngestionExecutionRequest: INGESTION,
+  createTestConnectionRequest: INGESTION,
+  rollbackIngestion: INGESTION,
+  createTest: TESTS,
+  updateTest: TESTS,
+  deleteTest: TESTS,
+  createStructuredProperty: PROPERTIES_ADMIN,
+  updateStructuredProperty: PROPERTIES_ADMIN,
+  deleteStructuredProperty: PROPERTIES_ADMIN,
+  updateGlobalViewsSettings: () => platform('MANAGE_GLOBAL_VIEWS'),
+  updateDocPropagationSettings: () => platform('MANAGE_GLOBAL_SETTINGS'),
+  updateApplicationsSettings: () => platform('MANAGE_GLOBAL_SETTINGS'),
+}
+
+/** The mutation names with a rule (the rest fail closed). */
+export const MUTATIONS_WITH_RULES: readonly string[] = Object.keys(RULES)
+
+/**
+ * What the mutation `name` called with `args` needs. A mutation without a rule needs
+ * MANAGE_POLICIES: whoever holds it can grant itself any privilege, so only they may run a
+ * mutation whose rule is not known (fail closed).
+ */
+export async function mutationCheck(name: string, args: Args, facts: MutationFacts): Promise<MutationCheck> {
+  const rule = Object.hasOwn(RULES, name) ? RULES[name] : undefined
+  if (!rule) return { requirements: POLICIES() }
+  const out = await rule(args, facts)
+  return Array.isArray(out) ? { requirements: out } : (out as MutationCheck)
+}
