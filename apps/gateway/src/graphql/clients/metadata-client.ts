@@ -15,7 +15,7 @@ export interface EntityAspects {
 export interface MetadataProposal {
   readonly entityType: string
   readonly entityUrn: string
-  readonly changeType: 'UPSERT' | 'DELETE'
+  readonly changeType: 'UPSERT' | 'DELETE' | 'PATCH'
   readonly aspectName: string
   readonly aspect?: { readonly value: string; readonly contentType: string }
 }

@@ -1,7 +1,8 @@
 import { type EntityRef, InvalidInputError } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
-import { currentAspect, editFieldInfo, resolveInput, stampOf, upsert, write } from './support.js'
+import { type PatchOp, patch, pointer } from './patch.js'
+import { currentAspect, resolveInput, stampOf, write } from './support.js'
 import { type SubResourceType, validateField } from './validate.js'
 
 /** Where each entity type keeps its editable description (DataHub's DescriptionUtils). */
@@ -71,22 +72,33 @@ async function updateDescription(
       )
     }
     await validateField(ctx, ref, fieldPath)
-    const value = await editFieldInfo(ctx, ref.urn, fieldPath, (info) => ({
-      ...info,
-      description: input.description,
-    }))
-    await write(ctx, [upsert(ref, 'editableSchemaMetadata', value)])
+    // A PATCH of the one field's entry: concurrent edits of other fields, or of this field's
+    // tags and terms, are kept.
+    const ops: PatchOp[] = [
+      {
+        op: 'add',
+        path: pointer('editableSchemaFieldInfo', fieldPath, 'description'),
+        value: input.description,
+      },
+      { op: 'add', path: pointer('lastModified'), value: stampOf(ctx) },
+    ]
+    await write(ctx, [patch(ref, 'editableSchemaMetadata', ops)])
     return true
   }
-  const current = (await currentAspect(ctx, ref.urn, target.aspect)) ?? target.initial?.(ref) ?? {}
+  // A PATCH of the one member, so a concurrent edit of another member (a name) is kept; what
+  // a missing aspect needs (its required members, `created`) is read first and added.
+  const current = await currentAspect(ctx, ref.urn, target.aspect)
   const stamp = stampOf(ctx)
-  const value: AspectValue = {
-    ...current,
-    [target.field]: input.description,
-    created: current.created ?? stamp,
-    lastModified: stamp,
+  const ops: PatchOp[] = []
+  if (!current) {
+    for (const [member, value] of Object.entries(target.initial?.(ref) ?? {})) {
+      ops.push({ op: 'add', path: pointer(member), value })
+    }
   }
-  await write(ctx, [upsert(ref, target.aspect, value)])
+  ops.push({ op: 'add', path: pointer(target.field), value: input.description })
+  if (!current?.created) ops.push({ op: 'add', path: pointer('created'), value: stamp })
+  ops.push({ op: 'add', path: pointer('lastModified'), value: stamp })
+  await write(ctx, [patch(ref, target.aspect, ops)])
   return true
 }
 

@@ -1,6 +1,7 @@
 import { type EntityRef, InvalidInputError } from '@catalog/core'
 import type { AspectValue, MetadataProposal } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
+import { systemOwnershipTypeUrn } from '../mappers/common.js'
 
 /** `AuditStamp` of a write by the caller, now. */
 export function stampOf(ctx: CatalogContext): { time: number; actor: string } {
@@ -51,26 +52,12 @@ export function schemaFieldUrn(datasetUrn: string, fieldPath: string): string {
   return `urn:li:schemaField:(${datasetUrn},${fieldPath})`
 }
 
-/** Reads (or starts) `editableSchemaMetadata`, edits the info of one field, returns the aspect to write. */
-export async function editFieldInfo(
-  ctx: CatalogContext,
-  datasetUrn: string,
-  fieldPath: string,
-  edit: (info: AspectValue) => AspectValue,
-): Promise<AspectValue> {
-  const current = await currentAspect(ctx, datasetUrn, 'editableSchemaMetadata')
-  const infos = Array.isArray(current?.editableSchemaFieldInfo)
-    ? [...(current.editableSchemaFieldInfo as AspectValue[])]
-    : []
-  const at = infos.findIndex((i) => i.fieldPath === fieldPath)
-  const edited = edit(at >= 0 ? { ...(infos[at] as AspectValue) } : { fieldPath })
-  if (at >= 0) infos[at] = edited
-  else infos.push(edited)
-  const stamp = stampOf(ctx)
+/** DataHub's `addCreatorAsOwner`: the caller as technical owner of what it just created. */
+export function creatorOwnership(ctx: CatalogContext): AspectValue {
   return {
-    ...current,
-    created: current?.created ?? stamp,
-    lastModified: stamp,
-    editableSchemaFieldInfo: infos,
+    owners: [
+      { owner: ctx.actor, type: 'TECHNICAL_OWNER', typeUrn: systemOwnershipTypeUrn('TECHNICAL_OWNER') },
+    ],
+    lastModified: stampOf(ctx),
   }
 }

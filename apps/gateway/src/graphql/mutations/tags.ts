@@ -2,47 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { InvalidInputError } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
-import { systemOwnershipTypeUrn } from '../mappers/common.js'
-import { currentAspect, editFieldInfo, resolveInput, stampOf, upsert, write } from './support.js'
-import { type ResourceRef, validateLabel, validateResource } from './validate.js'
-
-/** `tags` of a GlobalTags value with `add` appended (when missing) and `remove` dropped. */
-function editTags(current: unknown, add: readonly string[], remove: readonly string[]): AspectValue {
-  const value = (current ?? {}) as AspectValue
-  let tags = (Array.isArray(value.tags) ? value.tags : []) as Array<{ tag?: unknown }>
-  tags = tags.filter((t) => !remove.includes(t.tag as string))
-  for (const tag of add) if (!tags.some((t) => t.tag === tag)) tags.push({ tag })
-  return { ...value, tags }
-}
-
-/**
- * DataHub's AddTagsResolver / RemoveTagResolver: validates every tag (when adding) and the
- * resource, then edits `globalTags` of the resource, or the field's `globalTags` in
- * `editableSchemaMetadata` for a DATASET_FIELD sub-resource. The aspect is written even
- * when its list ends up empty, so a removal leaves `{tags: []}`.
- */
-async function changeTags(
-  ctx: CatalogContext,
-  input: ResourceRef,
-  add: readonly string[],
-  remove: readonly string[],
-): Promise<boolean> {
-  for (const tag of add) await validateLabel(ctx, tag, 'tag')
-  for (const tag of remove) resolveInput(ctx, tag)
-  const resource = await validateResource(ctx, input)
-  if (input.subResource) {
-    const fieldPath = input.subResource
-    const value = await editFieldInfo(ctx, resource.urn, fieldPath, (info) => ({
-      ...info,
-      globalTags: editTags(info.globalTags, add, remove),
-    }))
-    await write(ctx, [upsert(resource, 'editableSchemaMetadata', value)])
-  } else {
-    const current = await currentAspect(ctx, resource.urn, 'globalTags')
-    await write(ctx, [upsert(resource, 'globalTags', editTags(current, add, remove))])
-  }
-  return true
-}
+import { changeLabels, TAG } from './labels.js'
+import { creatorOwnership, resolveInput, upsert, write } from './support.js'
+import type { ResourceRef } from './validate.js'
 
 interface TagAssociationInput extends ResourceRef {
   readonly tagUrn: string
@@ -52,22 +14,36 @@ interface AddTagsInput extends ResourceRef {
   readonly tagUrns: readonly string[]
 }
 
+interface BatchTagsInput {
+  readonly tagUrns: readonly string[]
+  readonly resources: ReadonlyArray<ResourceRef | null>
+}
+
 interface CreateTagInput {
   readonly id?: string | null
   readonly name: string
   readonly description?: string | null
 }
 
-/** `addTag`, `addTags`, `removeTag` and `createTag`. */
+/**
+ * DataHub's AddTag(s)/RemoveTag/BatchAddTags/BatchRemoveTags resolvers, each one atomic PATCH of
+ * `globalTags` (or of the field's entry in `editableSchemaMetadata`) per resource; and `createTag`.
+ */
 export const tagMutations = {
   addTag: (_: unknown, { input }: { input: TagAssociationInput }, ctx: CatalogContext) =>
-    changeTags(ctx, input, [input.tagUrn], []),
+    changeLabels(ctx, TAG, [input], [input.tagUrn], []),
 
   addTags: (_: unknown, { input }: { input: AddTagsInput }, ctx: CatalogContext) =>
-    changeTags(ctx, input, [...new Set(input.tagUrns)], []),
+    changeLabels(ctx, TAG, [input], input.tagUrns, []),
 
   removeTag: (_: unknown, { input }: { input: TagAssociationInput }, ctx: CatalogContext) =>
-    changeTags(ctx, input, [], [input.tagUrn]),
+    changeLabels(ctx, TAG, [input], [], [input.tagUrn]),
+
+  batchAddTags: (_: unknown, { input }: { input: BatchTagsInput }, ctx: CatalogContext) =>
+    changeLabels(ctx, TAG, input.resources, input.tagUrns, []),
+
+  batchRemoveTags: (_: unknown, { input }: { input: BatchTagsInput }, ctx: CatalogContext) =>
+    changeLabels(ctx, TAG, input.resources, [], input.tagUrns),
 
   /** DataHub's CreateTagResolver: refuses an existing id; the creator becomes a technical owner. */
   async createTag(_: unknown, { input }: { input: CreateTagInput }, ctx: CatalogContext): Promise<string> {
@@ -78,16 +54,7 @@ export const tagMutations = {
     if (input.description != null) properties.description = input.description
     await write(ctx, [
       upsert(tag, 'tagProperties', properties),
-      upsert(tag, 'ownership', {
-        owners: [
-          {
-            owner: ctx.actor,
-            type: 'TECHNICAL_OWNER',
-            typeUrn: systemOwnershipTypeUrn('TECHNICAL_OWNER'),
-          },
-        ],
-        lastModified: stampOf(ctx),
-      }),
+      upsert(tag, 'ownership', creatorOwnership(ctx)),
     ])
     return tag.urn
   },
