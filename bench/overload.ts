@@ -18,6 +18,8 @@ import { fmt, percentile } from './lib.js'
 const SCALE = Number(process.env.BENCH_SCALE ?? 1)
 const DURATION_MS = Math.max(5, Math.round(20 * SCALE)) * 1000
 const WRITERS = Math.min(4096, Number(process.env.BENCH_WRITERS ?? 4096))
+/** The store's durability (`full` by default: every commit is fsynced); BENCH_DURABILITY=normal compares. */
+const DURABILITY = process.env.BENCH_DURABILITY === 'normal' ? 'normal' : 'full'
 /** A client gives up on a request after this long (counted as a timeout). */
 const CLIENT_TIMEOUT_MS = 30_000
 /** A refused writer waits Retry-After (1 s) with up to this much jitter, as DataHub's emitter retries. */
@@ -101,7 +103,10 @@ export async function overloadBench(): Promise<string[]> {
     CATALOG_DATA_DIR: dir,
     CATALOG_AUTH: 'off',
     CATALOG_LOG_LEVEL: 'info',
-    CATALOG_DURABILITY: 'full',
+    CATALOG_DURABILITY: DURABILITY,
+    ...(process.env.CATALOG_MAX_INFLIGHT_WRITES
+      ? { CATALOG_MAX_INFLIGHT_WRITES: process.env.CATALOG_MAX_INFLIGHT_WRITES }
+      : {}),
   })
   const base = new URL(catalog.url)
   const writersAgent = new Agent({ keepAlive: true, maxSockets: WRITERS })

@@ -11,6 +11,7 @@ export const SEARCH_ACTIONS: ReadonlySet<string> = new Set([
   'search',
   'searchAcrossEntities',
   'browse',
+  'browseV2',
   'autocomplete',
   'list',
   'filter',

@@ -47,3 +47,20 @@ t.test('a bad setting stops the process with one clear line and status 2', async
   t.equal(res.stderr.trim(), 'catalog: invalid configuration: CATALOG_AUTH="maybe": expected one of on, off')
   t.equal(res.stdout, '')
 })
+
+t.test(
+  'admission bounds: 64 writes in flight and 500 ms of loop lag by default, 0 turns one off',
+  async (t) => {
+    const config = loadConfig({})
+    t.equal(config.CATALOG_MAX_INFLIGHT_WRITES, 64)
+    t.equal(config.CATALOG_MAX_LOOP_LAG_MS, 500)
+    const set = loadConfig({ CATALOG_MAX_INFLIGHT_WRITES: '0', CATALOG_MAX_LOOP_LAG_MS: '250' })
+    t.equal(set.CATALOG_MAX_INFLIGHT_WRITES, 0)
+    t.equal(set.CATALOG_MAX_LOOP_LAG_MS, 250)
+    t.throws(() => loadConfig({ CATALOG_MAX_INFLIGHT_WRITES: '-1', CATALOG_MAX_LOOP_LAG_MS: 'lots' }), {
+      constructor: ConfigError,
+      message:
+        'CATALOG_MAX_INFLIGHT_WRITES=-1: must be >= 0\nCATALOG_MAX_LOOP_LAG_MS="lots": must be integer',
+    })
+  },
+)

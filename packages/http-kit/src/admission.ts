@@ -1,3 +1,4 @@
+import type { Config } from '@catalog/config'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { restliError } from './error-body.js'
 
@@ -18,6 +19,16 @@ export interface AdmissionOptions {
   readonly retryAfterSeconds?: number
   /** Paths never refused (health, readiness, metrics). */
   readonly exempt?: readonly string[]
+}
+
+/** The admission bounds the configuration sets (`CATALOG_MAX_INFLIGHT_WRITES`, `CATALOG_MAX_LOOP_LAG_MS`). */
+export function admissionFromConfig(
+  config: Pick<Config, 'CATALOG_MAX_INFLIGHT_WRITES' | 'CATALOG_MAX_LOOP_LAG_MS'>,
+): AdmissionOptions {
+  return {
+    maxInFlightWrites: config.CATALOG_MAX_INFLIGHT_WRITES,
+    maxEventLoopDelayMs: config.CATALOG_MAX_LOOP_LAG_MS,
+  }
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Config } from '@catalog/config'
 import pino, { type Logger } from 'pino'
+import { admissionFromConfig } from './admission.js'
 import { type CatalogServer, createServer } from './create-server.js'
 import { installMetrics, type MetricsRegistry } from './metrics.js'
 
@@ -31,6 +32,7 @@ export async function runServer(config: Config, runnable: Runnable): Promise<Cat
     logger: log,
     bodyLimit: config.CATALOG_MAX_BODY_BYTES,
     logRequests: config.CATALOG_LOG_REQUESTS === 'on',
+    admission: admissionFromConfig(config),
   })
   let closeBackends: () => Promise<void> = async () => {}
   const shutdown = installShutdown(app, log)

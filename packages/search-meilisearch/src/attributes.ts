@@ -14,6 +14,8 @@ export const ATTR = {
   layout: '_layout',
   /** Browse nodes a document is strictly under (tokens). */
   under: '_bu',
+  /** browseV2 nodes a document's `browsePathV2` is strictly under (tokens). */
+  underV2: '_bv2',
 } as const
 
 /** Case-sensitive value tokens of a field (EQUAL, IN, EXISTS, facets, value lookups). */
@@ -36,6 +38,8 @@ export interface FieldCatalog {
   isAnalysed(field: string): boolean
   /** The field holds numbers (COUNT, DOUBLE, DATETIME). */
   isNumeric(field: string): boolean
+  /** The field is a browse path v2 (`␟a␟b`): EQUAL matches the node and every path under it. */
+  isBrowsePathV2(field: string): boolean
   /** The key aspect of an entity type (its contribution merges first). */
   keyAspectOf(entityType: string): string | undefined
   /** The entity name a `_entityType` filter value means (`DATASET`, `dataset`), if any. */
@@ -57,6 +61,7 @@ export function fieldCatalog(schema: SearchSchema): FieldCatalog {
       const spec = schema.field(field)
       return spec !== undefined && isNumericType(spec.type)
     },
+    isBrowsePathV2: (field) => schema.field(field)?.type === 'BROWSE_PATH_V2',
     keyAspectOf: (type) => schema.registry.findEntity(type)?.keyAspect,
     entityName: (value) => names.get(value.toLowerCase()),
   }

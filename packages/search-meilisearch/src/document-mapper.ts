@@ -1,4 +1,5 @@
 import {
+  BROWSE_V2_DELIMITER,
   type Contributions,
   type DocumentFields,
   type FieldValue,
@@ -84,6 +85,21 @@ export function browseTokens(paths: readonly FieldValue[] | undefined): {
 }
 
 /**
+ * The browseV2 tokens of a document: the token of every node its `browsePathV2` lies strictly
+ * under (the root included), so the documents under a node are one filter (`_bv2`).
+ */
+export function browseV2Tokens(paths: readonly FieldValue[] | undefined): string[] {
+  const out = new Set<string>()
+  for (const raw of paths ?? []) {
+    const path = String(raw)
+    if (!path.startsWith(BROWSE_V2_DELIMITER)) continue
+    for (let i = 0; i >= 0 && i < path.length; i = path.indexOf(BROWSE_V2_DELIMITER, i + 1))
+      out.add(nodeToken(path.slice(0, i)))
+  }
+  return [...out]
+}
+
+/**
  * The Meilisearch document of an entity, from its aspects' contributions (in merge order):
  * the contributions themselves (`_parts`, the source of truth of the document), each field's
  * raw values (sorting, numeric ranges, scans), exact tokens (`_f_`), folded keys (`_k_`),
@@ -115,6 +131,8 @@ export function toMeiliDocument(
   const browse = browseTokens(merged.browsePaths)
   if (browse.under.length > 0) doc[ATTR.under] = browse.under
   for (const [depth, tokens] of browse.children) doc[childAttr(depth)] = tokens
+  const underV2 = browseV2Tokens(merged.browsePathV2)
+  if (underV2.length > 0) doc[ATTR.underV2] = underV2
   return doc as MeiliDocument
 }
 

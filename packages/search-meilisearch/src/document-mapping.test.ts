@@ -5,7 +5,7 @@ import { ContractFixture, ds, tag } from '@catalog/search/contract-fixtures'
 import t from 'tap'
 import { fieldCatalog } from './attributes.js'
 import type { MeiliBackend } from './backend.js'
-import { browseTokens, fromStored, keysOf, toMeiliDocument } from './document-mapper.js'
+import { browseTokens, browseV2Tokens, fromStored, keysOf, toMeiliDocument } from './document-mapper.js'
 import { decodeFacets, typoVariants } from './hits.js'
 import {
   deriveSettings,
@@ -237,4 +237,20 @@ t.test('typo variants for matchedFields and sort order of the union', async (t) 
   t.equal(compareSortValues([1, 5], [3], false) < 0, true, 'smallest value ascending')
   t.equal(compareSortValues([1, 5], [3], true) < 0, true, 'largest value descending')
   t.equal(compareSortValues([9], ['a'], false) < 0, true, 'numbers before strings')
+})
+
+t.test('browseV2 tokens: every node a browsePathV2 lies strictly under, the root included', async (t) => {
+  const D = '\u241F'
+  t.same(browseV2Tokens([`${D}urn:li:container:db${D}schema`]), [
+    nodeToken(''),
+    nodeToken(`${D}urn:li:container:db`),
+  ])
+  t.same(browseV2Tokens(['not-joined']), [], 'values not in the joined form give none')
+  t.same(browseV2Tokens(undefined), [])
+  const doc = documentOf('db.schema.t', {
+    browsePathsV2: { path: [{ id: 'urn:li:container:db', urn: 'urn:li:container:db' }] },
+  })
+  t.same(doc._bv2, [nodeToken('')])
+  t.same(doc.browsePathV2, [`${D}urn:li:container:db`])
+  t.ok(deriveSettings(fx.schema).filterableAttributes?.includes('_bv2'), 'filterable')
 })

@@ -23,7 +23,7 @@ import {
 import { fieldClause, lookupMatches, scopeFilter, translateFilter } from './filter-translator.js'
 import { pageWindow } from './pagination.js'
 import { MAX_BRANCHES, planQuery, renderQ } from './query-plan.js'
-import { exactToken, keyToken, pkOf } from './tokens.js'
+import { exactToken, keyToken, nodeToken, pkOf } from './tokens.js'
 
 const fx = new ContractFixture()
 const catalog = fieldCatalog(fx.schema)
@@ -289,4 +289,17 @@ t.test('page windows', async (t) => {
   })
   t.same(pageWindow(5, 0), { pages: [{ page: 1, hitsPerPage: 0 }], skip: 0, take: 0 })
   t.same(pageWindow(1, 2).pages.length, 2)
+})
+
+t.test('a browsePathV2 filter matches the node and the paths under it', async (t) => {
+  const node = '\u241Furn:li:container:db'
+  t.equal(
+    text(filterOf([{ field: 'browsePathV2', values: [node] }])),
+    render(or(inList('_f_browsePathV2', [exactToken(node)]), inList('_bv2', [nodeToken(node)]))),
+  )
+  t.equal(
+    filterOf([{ field: 'browsePathV2', values: [node], condition: 'START_WITH' }]).k,
+    'lookup',
+    'other conditions compare the value only',
+  )
 })

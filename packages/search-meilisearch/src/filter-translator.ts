@@ -23,7 +23,7 @@ import {
   or,
   TRUE,
 } from './filter-expr.js'
-import { exactToken, keyToken, pkOf } from './tokens.js'
+import { exactToken, keyToken, nodeToken, pkOf } from './tokens.js'
 
 const RANGES: Readonly<Record<string, { op: '>' | '>=' | '<' | '<='; lookup: LookupOp }>> = {
   GREATER_THAN: { op: '>', lookup: 'gt' },
@@ -100,7 +100,17 @@ function positive(c: NormalizedCriterion, catalog: FieldCatalog): FilterExpr {
 }
 
 function onField(field: string, c: NormalizedCriterion, catalog: FieldCatalog): FilterExpr {
-  if (c.condition === 'EQUAL' || c.condition === 'IN')
+  const equal = c.condition === 'EQUAL' || c.condition === 'IN'
+  // A browse path v2 node matches as DataHub's path-hierarchy field does: the node and below.
+  if (equal && catalog.isBrowsePathV2(field))
+    return or(
+      inList(
+        exactAttr(field),
+        c.values.map((v) => exactToken(v)),
+      ),
+      inList(ATTR.underV2, c.values.map(nodeToken)),
+    )
+  if (equal)
     return inList(
       exactAttr(field),
       c.values.map((v) => exactToken(v)),

@@ -4,7 +4,7 @@ import { ATTR, childAttr, exactAttr, keyAttr, MAX_BROWSE_DEPTH, textAttr } from 
 import { sha256 } from './tokens.js'
 
 /** Bumped when the document layout of {@link toMeiliDocument} changes: documents are rebuilt. */
-export const LAYOUT_VERSION = 1
+export const LAYOUT_VERSION = 2
 
 /**
  * Facet buckets Meilisearch returns per facet (the port's largest `maxAggValues` is 1000).
@@ -57,6 +57,7 @@ export function deriveSettings(schema: SearchSchema): Settings {
       ATTR.entityType,
       ATTR.removed,
       ATTR.under,
+      ATTR.underV2,
       ...browse,
       ...fields.map((f) => exactAttr(f.name)),
       ...fields.map((f) => keyAttr(f.name)),

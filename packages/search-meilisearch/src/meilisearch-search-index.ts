@@ -5,6 +5,8 @@ import type {
   AutocompleteResultPage,
   BrowseRequest,
   BrowseResultPage,
+  BrowseV2Request,
+  BrowseV2ResultPage,
   IndexChange,
   IndexedDocument,
   IndexStats,
@@ -18,6 +20,7 @@ import { ATTR, fieldCatalog } from './attributes.js'
 import { autocompleteQuery } from './autocomplete.js'
 import { type BackendOptions, MeiliBackend } from './backend.js'
 import { browseQuery } from './browse.js'
+import { browseV2Query } from './browse-v2.js'
 import { fromStored, type StoredDocument } from './document-mapper.js'
 import { DocumentWriter, type IndexState } from './document-writer.js'
 import { translateError } from './errors.js'
@@ -111,6 +114,11 @@ export class MeilisearchSearchIndex implements SearchIndex {
   async browse(request: BrowseRequest): Promise<BrowseResultPage> {
     this.check()
     return browseQuery(this.ctx, request)
+  }
+
+  async browseV2(request: BrowseV2Request): Promise<BrowseV2ResultPage> {
+    this.check()
+    return browseV2Query(this.ctx, request)
   }
 
   async document(urn: string): Promise<IndexedDocument | undefined> {

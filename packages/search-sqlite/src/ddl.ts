@@ -47,7 +47,7 @@ CREATE INDEX IF NOT EXISTS browse_nodes_by_parent ON browse_nodes (entity_type, 
 `
 
 /** Bumped when the derived tables change shape: they are then rebuilt from the stored documents. */
-export const LAYOUT_VERSION = 3
+export const LAYOUT_VERSION = 4
 
 /** The FTS column of an index field. */
 export const ftsColumn = (field: string) => `f_${field}`

@@ -1,4 +1,5 @@
 import {
+  BROWSE_V2_DELIMITER,
   ENTITY_TYPE_FIELD,
   type NormalizedCriterion,
   type NormalizedFilter,
@@ -29,12 +30,13 @@ export function filterSql(
   isExact: (name: string) => boolean,
   resolveEntityType: (value: string) => string | undefined,
   jsonPaths: (field: string) => readonly string[],
+  isBrowsePathV2: (field: string) => boolean = () => false,
 ): Sql {
   if (filter.or.length === 0) return { sql: '1', params: [] }
   const params: unknown[] = []
   const groups = filter.or.map((group) => {
     const parts = group.map((c) => {
-      const s = criterionSql(c, fieldId, isExact, resolveEntityType, jsonPaths)
+      const s = criterionSql(c, fieldId, isExact, resolveEntityType, jsonPaths, isBrowsePathV2)
       params.push(...s.params)
       return s.sql
     })
@@ -49,6 +51,7 @@ function criterionSql(
   isExact: (name: string) => boolean,
   resolveEntityType: (value: string) => string | undefined,
   jsonPaths: (field: string) => readonly string[],
+  isBrowsePathV2: (field: string) => boolean,
 ): Sql {
   const not = c.negated ? 'NOT ' : ''
   if (c.field === ENTITY_TYPE_FIELD) {
@@ -71,13 +74,26 @@ function criterionSql(
     return { sql: `${not}(${v.sql})`, params: v.params }
   }
   // Exact fields are matched in the `exact` table; free-text fields in the stored contributions.
+  // A browse path v2 (`␟a␟b`) matches EQUAL as DataHub's path-hierarchy field does: the node
+  // itself and every path under it.
   const exact = c.fields.filter(isExact)
-  const ids = exact.map(fieldId).filter((id): id is number => id !== undefined)
+  const equal = c.condition === 'EQUAL' || c.condition === 'IN'
+  const idsOf = (fields: readonly string[]) =>
+    fields.map(fieldId).filter((id): id is number => id !== undefined)
+  const nodeIds = equal ? idsOf(exact.filter(isBrowsePathV2)) : []
+  const ids = idsOf(equal ? exact.filter((f) => !isBrowsePathV2(f)) : exact)
   const text = c.fields.filter((f) => !isExact(f))
   const found: string[] = []
   const params: unknown[] = []
   const exists = c.condition === 'EXISTS' || c.condition === 'IS_NULL'
   const v = exists ? { sql: '1', params: [] } : valuePredicate(c, 'value', 'num')
+  if (nodeIds.length > 0) {
+    const under = c.values.map(() => '(value = ? OR substr(value, 1, ?) = ?)').join(' OR ')
+    found.push(
+      `d.id IN (SELECT doc_id FROM exact WHERE field IN (${nodeIds.map(() => '?').join(', ')}) AND (${under}))`,
+    )
+    params.push(...nodeIds, ...c.values.flatMap((n) => [n, [...n].length + 1, `${n}${BROWSE_V2_DELIMITER}`]))
+  }
   if (ids.length > 0) {
     found.push(
       `d.id IN (SELECT doc_id FROM exact WHERE field IN (${ids.map(() => '?').join(', ')}) AND (${v.sql}))`,

@@ -7,6 +7,8 @@ import {
   type AutocompleteResultPage,
   type BrowseRequest,
   type BrowseResultPage,
+  type BrowseV2Request,
+  type BrowseV2ResultPage,
   type DocumentFields,
   ENTITY_TYPE_FIELD,
   type IndexChange,
@@ -22,10 +24,12 @@ import {
 import Database from 'better-sqlite3'
 import { autocompleteQuery } from './autocomplete.js'
 import { browseQuery } from './browse.js'
+import { browseV2Query } from './browse-v2.js'
 import { BASE_DDL, ftsDdl, LAYOUT_VERSION } from './ddl.js'
 import { DocumentWriter } from './document-writer.js'
 import { FacetCache, type FacetRow } from './facet-cache.js'
 import { filterSql } from './filter-sql.js'
+import { joinLegacyBrowsePathsV2 } from './legacy-browse-v2.js'
 import type { CompileContext, Sql } from './query-compiler.js'
 import { searchQuery } from './search-query.js'
 import { Vocabulary } from './vocabulary.js'
@@ -143,6 +147,10 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.read(() => browseQuery(this.queryContext(), request))
   }
 
+  async browseV2(request: BrowseV2Request): Promise<BrowseV2ResultPage> {
+    return this.read(() => browseV2Query(this.queryContext(), this.schema, request))
+  }
+
   async document(urn: string): Promise<IndexedDocument | undefined> {
     const row = this.db.prepare('SELECT entity_type, removed, parts FROM docs WHERE urn = ?').get(urn) as
       | { entity_type: string; removed: number; parts: string }
@@ -227,8 +235,17 @@ export class SqliteSearchIndex implements SearchIndex {
       this.db.exec('DROP TABLE IF EXISTS fts_vocab; DROP TABLE IF EXISTS fts;')
       this.db.exec(ftsDdl(this.ftsFields))
       this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('layout', ?)").run(wanted)
+      joinLegacyBrowsePathsV2(this.db, this.browsePathV2Fields())
       this.reindexAll()
     })()
+  }
+
+  /** Index fields of type `BROWSE_PATH_V2` (DataHub's `browsePathV2`). */
+  private browsePathV2Fields(): string[] {
+    return this.schema
+      .allFields()
+      .filter((f) => f.type === 'BROWSE_PATH_V2')
+      .map((f) => f.name)
   }
 
   /** Rewrites every document's derived rows from its stored merged document. */
@@ -303,6 +320,7 @@ export class SqliteSearchIndex implements SearchIndex {
           (name) => this.schema.isExact(name),
           (v) => this.entityNames.get(v.toLowerCase()),
           (field) => this.jsonPaths(field),
+          (field) => this.schema.field(field)?.type === 'BROWSE_PATH_V2',
         ),
       jsonPaths: (field) => this.jsonPaths(field),
     }

@@ -6,6 +6,7 @@
  */
 import type { Test } from 'tap'
 import { browseCases } from './contract-browse.js'
+import { browseV2Cases } from './contract-browse-v2.js'
 import { filterCases } from './contract-filters.js'
 import { ContractFixture, ds, seed, tag } from './contract-fixtures.js'
 import { queryCases } from './contract-queries.js'
@@ -126,5 +127,6 @@ export function runSearchContract(t: Test, name: string, factory: SearchIndexFac
     queryCases(t, ctx)
     filterCases(t, ctx)
     browseCases(t, ctx)
+    browseV2Cases(t, ctx)
   })
 }

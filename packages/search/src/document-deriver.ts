@@ -5,6 +5,7 @@ import {
   type SearchableBinding,
   type SearchFieldType,
 } from '@catalog/core'
+import { browsePathV2Value } from './browse-path-v2.js'
 import type { DocumentFields, FieldValue, IndexChange } from './port.js'
 import { isNumericType, type SearchSchema } from './search-schema.js'
 
@@ -71,24 +72,29 @@ export class DocumentDeriver {
 
   /** What one aspect value contributes to its entity's document. */
   contribution(entity: EntitySpec, aspect: string, value: unknown): DocumentFields {
-    const fields: Record<string, FieldValue[]> = {}
+    // Distinct values per field in first-seen order; a Set keeps 20,000 tags linear.
+    const sets = new Map<string, Set<FieldValue>>()
+    const has = new Map<string, boolean>()
     for (const { field } of this.bindings.get(entity.name)?.get(aspect) ?? []) {
-      const values: FieldValue[] = []
+      let set = sets.get(field.fieldName)
       for (const { value: leaf } of entriesAt(value, field.path)) {
         const v = convert(leaf, field.type)
-        if (v !== undefined) values.push(v)
-      }
-      if (values.length > 0) {
-        const list = fields[field.fieldName] ?? []
-        for (const v of values) if (!list.includes(v)) list.push(v)
-        fields[field.fieldName] = list
+        if (v === undefined) continue
+        if (!set) {
+          set = new Set()
+          sets.set(field.fieldName, set)
+        }
+        set.add(v)
       }
       if (field.hasValuesFieldName) {
-        const has = (fields[field.fieldName]?.length ?? 0) > 0
-        const prev = fields[field.hasValuesFieldName]
-        fields[field.hasValuesFieldName] = [prev?.[0] === true || has]
+        const any = (sets.get(field.fieldName)?.size ?? 0) > 0
+        has.set(field.hasValuesFieldName, has.get(field.hasValuesFieldName) === true || any)
       }
     }
+    const fields: Record<string, FieldValue[]> = {}
+    for (const [name, set] of sets) fields[name] = [...set]
+    for (const [name, any] of has) fields[name] = [any]
+    joinBrowsePathsV2(fields, this.bindings.get(entity.name)?.get(aspect), value)
     return fields
   }
 
@@ -114,4 +120,24 @@ function convert(leaf: unknown, type: SearchFieldType): FieldValue | undefined {
   }
   const s = String(leaf)
   return s === '' ? undefined : s
+}
+
+/**
+ * A `BROWSE_PATH_V2` field holds one value, its path's ids joined in order (duplicates kept),
+ * as DataHub indexes `browsePathV2`, so browseV2 can match it by prefix.
+ */
+function joinBrowsePathsV2(
+  fields: Record<string, FieldValue[]>,
+  bindings: readonly SearchableBinding[] | undefined,
+  value: unknown,
+): void {
+  for (const { field } of bindings ?? []) {
+    if (field.type !== 'BROWSE_PATH_V2') continue
+    const ids = entriesAt(value, field.path)
+      .map((e) => e.value)
+      .filter((id): id is string => typeof id === 'string')
+    const joined = browsePathV2Value(ids)
+    if (joined === undefined) delete fields[field.fieldName]
+    else fields[field.fieldName] = [joined]
+  }
 }

@@ -1,4 +1,5 @@
 export * from './analysis.js'
+export * from './browse-path-v2.js'
 export { DocumentDeriver } from './document-deriver.js'
 export * from './filters.js'
 export * from './limits.js'

@@ -144,6 +144,43 @@ export interface BrowseResultPage {
   readonly totalNumEntities: number
 }
 
+/**
+ * A validated browseV2 request (DataHub `ESBrowseDAO.browseV2`): the documents of the entity
+ * types matching the query and filter whose `browsePathV2` lies strictly under `path`,
+ * grouped by their next path entry.
+ */
+export interface BrowseV2Request {
+  /** Entity types browsed (at least one). */
+  readonly entityTypes: readonly string[]
+  /** The browsed path as its entries' ids, outermost first; empty for the root. */
+  readonly path: readonly string[]
+  readonly query: QueryNode
+  readonly filter: NormalizedFilter
+  readonly includeRemoved: boolean
+  /** First group of the page. */
+  readonly start: number
+  /** Groups per page. */
+  readonly count: number
+}
+
+export interface BrowseV2Group {
+  /** The next path entry's id under the browsed path (a URN for containers and the like). */
+  readonly name: string
+  /** Matching documents whose path goes through this entry. */
+  readonly count: number
+  /** Some of those documents' paths go deeper than this entry. */
+  readonly hasSubGroups: boolean
+}
+
+export interface BrowseV2ResultPage {
+  /** This page's groups, by count descending then name. */
+  readonly groups: readonly BrowseV2Group[]
+  /** All groups under the path (at most `MAX_BROWSE_V2_GROUPS`). */
+  readonly numGroups: number
+  /** Matching documents whose path lies strictly under the browsed path. */
+  readonly totalNumEntities: number
+}
+
 /** A document as stored: the union of its aspects' contributions. */
 export interface IndexedDocument {
   readonly urn: string
@@ -158,6 +195,11 @@ export interface ApplyResult {
   /** Documents rewritten by this call. */
   readonly documentsChanged: number
   readonly cursor: number
+}
+
+/** What {@link SearchIndex.applyLog} did: the entries read and the cursor after them. */
+export interface LogApplyResult extends ApplyResult {
+  readonly entries: number
 }
 
 /** Sizes for operators and the benchmark. */
@@ -189,11 +231,22 @@ export interface SearchIndex {
    */
   apply(changes: readonly IndexChange[], cursor: number): Promise<ApplyResult>
 
+  /**
+   * Optional: derives the index changes of change-log entries itself and applies them as
+   * {@link apply} does, moving the cursor to the last entry's `seq`. `entriesJson` is the JSON
+   * text of a `ChangeLogEntry[]` (or of a page `{ entries }`): an index on its own thread parses
+   * and derives there, so a 16 MB aspect never holds the caller's event loop.
+   */
+  applyLog?(entriesJson: string): Promise<LogApplyResult>
+
   search(request: SearchRequest): Promise<SearchResultPage>
 
   autocomplete(request: AutocompleteRequest): Promise<AutocompleteResultPage>
 
   browse(request: BrowseRequest): Promise<BrowseResultPage>
+
+  /** Groups of `browsePathsV2` paths one level under a path, with counts (DataHub's browseV2). */
+  browseV2(request: BrowseV2Request): Promise<BrowseV2ResultPage>
 
   /** The stored document of `urn`, or undefined. */
   document(urn: string): Promise<IndexedDocument | undefined>

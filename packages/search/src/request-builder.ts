@@ -4,6 +4,7 @@ import { checkLimit, SEARCH_LIMITS } from './limits.js'
 import type {
   AutocompleteRequest,
   BrowseRequest,
+  BrowseV2Request,
   FacetRequest,
   SearchRequest,
   SortCriterion,
@@ -44,6 +45,19 @@ export interface BrowseParams {
   readonly entityType: string
   readonly start: number
   readonly limit: number
+  readonly filter?: FilterInput | null
+  readonly includeSoftDeleted?: boolean
+}
+
+export interface BrowseV2Params {
+  /** Entity types to browse; empty means every entity type. */
+  readonly entityTypes: readonly string[]
+  /** The browsed path's entry ids; empty for the root. */
+  readonly path: readonly string[]
+  /** Search query narrowing the documents (`*` or empty: all). */
+  readonly input: string
+  readonly start: number
+  readonly count: number
   readonly filter?: FilterInput | null
   readonly includeSoftDeleted?: boolean
 }
@@ -144,6 +158,32 @@ export class RequestBuilder {
       includeRemoved: p.includeSoftDeleted === true || filterNamesRemoved(filter),
       start: p.start,
       limit: p.limit,
+    }
+  }
+
+  browseV2(p: BrowseV2Params): BrowseV2Request {
+    const specs =
+      p.entityTypes.length > 0 ? p.entityTypes.map((e) => this.entity(e)) : this.schema.allEntities()
+    checkPage('start', p.start, 'count', p.count)
+    if (!Array.isArray(p.path) || p.path.some((id) => typeof id !== 'string'))
+      throw new InvalidInputError("Parameter 'path' must be a list of strings")
+    checkLimit(
+      'characters in the browse path',
+      p.path.reduce((n, id) => n + id.length, 0),
+      SEARCH_LIMITS.maxQueryChars,
+    )
+    const isField = (name: string) => specs.some((s) => s.fields.has(name))
+    const input = typeof p.input === 'string' && p.input.trim() !== '' ? p.input : '*'
+    const query = parseQuery(input, (name) => name === 'urn' || isKnownField(name, isField))
+    const filter = normalizeFilter(p.filter, isField)
+    return {
+      entityTypes: specs.map((s) => s.name),
+      path: [...p.path],
+      query,
+      filter,
+      includeRemoved: p.includeSoftDeleted === true || filterNamesRemoved(filter),
+      start: p.start,
+      count: p.count,
     }
   }
 }

@@ -13,9 +13,12 @@ interface Waiting {
   readonly reject: (err: unknown) => void
 }
 
+/** Most entities read in one event-loop turn. */
+const CHUNK = 100
+
 /**
  * Per-request batching loader (the N+1 guard): every entity asked for during one turn of
- * the event loop is read with one `getEntities` call per entity type, and each URN is read
+ * the event loop is read with one `getEntities` call per entity type and {@link CHUNK} URNs, and each URN is read
  * at most once per request (until {@link clear}, which mutations call after writing).
  */
 export class EntityLoader {
@@ -66,23 +69,35 @@ export class EntityLoader {
     this.scheduled = false
     const groups = this.pending
     this.pending = new Map()
+    let turn = 0
     for (const [entityType, waiting] of groups) {
-      this.batches++
       const urns = [...new Set(waiting.map((w) => w.urn))]
-      this.client.getEntities(urns, this.aspectsFor(entityType)).then(
-        (found) => {
-          for (const w of waiting) {
-            const entity = found.get(w.urn) ?? { urn: w.urn, entityType, aspects: {} }
-            w.resolve({ ...entity, key: w.key })
-          }
-        },
-        (err: unknown) => {
-          for (const w of waiting) {
-            this.cache.delete(w.urn)
-            w.reject(err)
-          }
-        },
-      )
+      for (let i = 0; i < urns.length; i += CHUNK) {
+        const chunk = new Set(urns.slice(i, i + CHUNK))
+        const mine = waiting.filter((w) => chunk.has(w.urn))
+        // One chunk per event-loop turn: a page of thousands of entities read in-process must
+        // not hold every other request for the whole read (over HTTP the chunks still overlap).
+        if (turn++ === 0) this.read(entityType, [...chunk], mine)
+        else setImmediate(() => this.read(entityType, [...chunk], mine))
+      }
     }
+  }
+
+  private read(entityType: string, urns: string[], waiting: readonly Waiting[]): void {
+    this.batches++
+    this.client.getEntities(urns, this.aspectsFor(entityType)).then(
+      (found) => {
+        for (const w of waiting) {
+          const entity = found.get(w.urn) ?? { urn: w.urn, entityType, aspects: {} }
+          w.resolve({ ...entity, key: w.key })
+        }
+      },
+      (err: unknown) => {
+        for (const w of waiting) {
+          this.cache.delete(w.urn)
+          w.reject(err)
+        }
+      },
+    )
   }
 }

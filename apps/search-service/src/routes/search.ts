@@ -1,6 +1,7 @@
 import type { CatalogServer } from '@catalog/http-kit'
 import { RestliErrorSchema } from '@catalog/http-kit'
 import { Type } from 'typebox'
+import { BrowseResultV2Schema, BrowseV2BodySchema } from '../schemas/browse-v2.js'
 import {
   AutocompleteBodySchema,
   AutocompleteResultSchema,
@@ -18,7 +19,7 @@ import type { SearchService } from '../services/search-service.js'
 const action = (name: string) => Type.Object({ action: Type.Literal(name) })
 const errors = { 400: RestliErrorSchema }
 
-/** `/entities` search actions: search, searchAcrossEntities, filter, list, autocomplete, browse. */
+/** `/entities` search actions: search, searchAcrossEntities, filter, list, autocomplete, browse, browseV2. */
 export async function searchRoutes(
   app: CatalogServer,
   { search }: { readonly search: SearchService },
@@ -116,5 +117,22 @@ export async function searchRoutes(
       },
     },
     async (request) => ({ value: await search.browse(request.body) }),
+  )
+
+  app.post(
+    '/entities',
+    {
+      constraints: { action: 'browseV2' },
+      schema: {
+        summary: 'Browse V2: groups of browsePathsV2 paths one level below a path',
+        description:
+          'The entities of the types matching `input` and `filter` whose `browsePathsV2` lies strictly under `path` (a list of entry ids), grouped by their next entry with counts and `hasSubGroups`; groups by count, paged by `start`/`count`; `metadata.totalNumEntities` counts the entities under the path. What DataHub’s GraphQL `browseV2` answers from.',
+        tags: ['search'],
+        querystring: action('browseV2'),
+        body: BrowseV2BodySchema,
+        response: { 200: actionResult(BrowseResultV2Schema), ...errors },
+      },
+    },
+    async (request) => ({ value: await search.browseV2(request.body) }),
   )
 }

@@ -10,22 +10,31 @@ export interface ChangePage {
 export interface ChangeSource {
   /** Entries with `seq > after`, in order, at most `limit`, and the head position. */
   changes(after: number, limit: number): Promise<ChangePage>
+  /**
+   * Optional: the same entries as JSON text (an array of entries, or a page `{ entries }`),
+   * never parsed on this thread: an index that derives on its own thread takes them as they are.
+   */
+  changesJson?(after: number, limit: number): Promise<string>
 }
 
 /** The part of the metadata store a change source needs (structural: no store dependency). */
 export interface ChangeLogReader {
   changes(after: number, limit: number): Promise<ChangeLogEntry[]>
   head(): Promise<number>
+  /** Optional: {@link changes} as the JSON text of the entries, without parsing their values. */
+  changesJson?(after: number, limit: number): Promise<string>
 }
 
 /** Reads the change log straight from the metadata store (one process). */
 export function storeChangeSource(store: ChangeLogReader): ChangeSource {
+  const asJson = store.changesJson?.bind(store)
   return {
     async changes(after, limit) {
       const entries = await store.changes(after, limit)
       const last = entries.at(-1)?.seq ?? after
       return { head: Math.max(last, entries.length < limit ? last : await store.head()), entries }
     },
+    ...(asJson ? { changesJson: (after: number, limit: number) => asJson(after, limit) } : {}),
   }
 }
 
@@ -39,25 +48,28 @@ export function httpChangeSource(
 ): ChangeSource {
   const base = metadataUrl.replace(/\/+$/, '')
   const timeoutMs = options.timeoutMs ?? 10_000
+  const fetchPage = async (after: number, limit: number): Promise<Response> => {
+    let res: Response
+    const authorization = options.authorization?.()
+    try {
+      res = await fetch(`${base}/internal/changes?after=${after}&limit=${limit}`, {
+        signal: AbortSignal.timeout(timeoutMs),
+        ...(authorization ? { headers: { authorization } } : {}),
+      })
+    } catch (err) {
+      throw new UnavailableError(`the metadata service at ${base} did not answer`, { cause: err })
+    }
+    if (!res.ok) {
+      await res.arrayBuffer()
+      throw new UnavailableError(
+        `the metadata service at ${base} answered ${res.status} to /internal/changes`,
+      )
+    }
+    return res
+  }
   return {
-    async changes(after, limit) {
-      let res: Response
-      const authorization = options.authorization?.()
-      try {
-        res = await fetch(`${base}/internal/changes?after=${after}&limit=${limit}`, {
-          signal: AbortSignal.timeout(timeoutMs),
-          ...(authorization ? { headers: { authorization } } : {}),
-        })
-      } catch (err) {
-        throw new UnavailableError(`the metadata service at ${base} did not answer`, { cause: err })
-      }
-      if (!res.ok) {
-        await res.arrayBuffer()
-        throw new UnavailableError(
-          `the metadata service at ${base} answered ${res.status} to /internal/changes`,
-        )
-      }
-      return (await res.json()) as ChangePage
-    },
+    changes: async (after, limit) => (await (await fetchPage(after, limit)).json()) as ChangePage,
+    // The page's text as it came: the search worker parses it, not this thread.
+    changesJson: async (after, limit) => (await fetchPage(after, limit)).text(),
   }
 }

@@ -1,4 +1,4 @@
-import type { DocumentDeriver, SearchIndex } from '@catalog/search'
+import type { DocumentDeriver, LogApplyResult, SearchIndex } from '@catalog/search'
 import type { Logger } from 'pino'
 import type { ChangeSource } from './change-source.js'
 
@@ -151,6 +151,7 @@ export class IndexSync {
   }
 
   private async drain(): Promise<void> {
+    if (this.index.applyLog) return this.drainAsText(this.index.applyLog.bind(this.index))
     let cursor = await this.currentCursor()
     for (;;) {
       const page = await this.source.changes(cursor, this.batchSize)
@@ -161,6 +162,25 @@ export class IndexSync {
       cursor = result.cursor
       this.cursor = cursor
       if (page.entries.length < this.batchSize) return
+    }
+  }
+
+  /**
+   * The drain for an index that derives on its own thread: entries cross as JSON text (read as
+   * text from the source when it can, so a huge aspect is never parsed or cloned on this thread).
+   */
+  private async drainAsText(applyLog: (entriesJson: string) => Promise<LogApplyResult>): Promise<void> {
+    let cursor = await this.currentCursor()
+    for (;;) {
+      const text = this.source.changesJson
+        ? await this.source.changesJson(cursor, this.batchSize)
+        : JSON.stringify((await this.source.changes(cursor, this.batchSize)).entries)
+      const result = await applyLog(text)
+      if (result.entries === 0) return
+      this.applied += result.entries
+      cursor = result.cursor
+      this.cursor = cursor
+      if (result.entries < this.batchSize) return
     }
   }
 }

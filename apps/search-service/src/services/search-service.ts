@@ -1,4 +1,5 @@
 import {
+  browsePathV2Node,
   type FilterInput,
   isUrn,
   type NormalizedFilter,
@@ -9,6 +10,7 @@ import {
   type SearchResultPage,
   type SortCriterion,
 } from '@catalog/search'
+import type { BrowseResultV2Value, BrowseV2Body } from '../schemas/browse-v2.js'
 import type {
   AutocompleteBody,
   AutocompleteResultValue,
@@ -127,6 +129,28 @@ export class SearchService {
       numEntities: page.numEntities,
       numGroups: page.numGroups,
       numElements: page.numGroups + page.numEntities,
+    }
+  }
+
+  /** `POST /entities?action=browseV2`: groups of `browsePathsV2` paths one level under a path. */
+  async browseV2(body: BrowseV2Body): Promise<BrowseResultV2Value> {
+    const request = this.requests.browseV2({
+      entityTypes: body.entities ?? [],
+      path: body.path,
+      input: body.input ?? '*',
+      start: body.start,
+      count: body.count,
+      ...(body.filter ? { filter: body.filter as FilterInput } : {}),
+      ...(body.searchFlags?.includeSoftDeleted ? { includeSoftDeleted: true } : {}),
+    })
+    await this.beforeRead()
+    const page = await this.index.browseV2(request)
+    return {
+      groups: page.groups.map((g) => ({ ...g, ...(isUrn(g.name) ? { urn: g.name } : {}) })),
+      metadata: { path: browsePathV2Node(request.path), totalNumEntities: page.totalNumEntities },
+      from: body.start,
+      pageSize: body.count,
+      numGroups: page.numGroups,
     }
   }
 

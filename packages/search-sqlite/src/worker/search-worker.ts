@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { Registry } from '@catalog/core'
-import { SearchSchema } from '@catalog/search'
+import { DocumentDeriver, SearchSchema } from '@catalog/search'
 import { SqliteSearchIndex } from '../sqlite-search-index.js'
+import { applyLogText } from './log-applier.js'
 import { toWireError, type WorkerCall, type WorkerInit, type WorkerReply } from './protocol.js'
 
 /**
@@ -14,10 +15,14 @@ const post = (reply: WorkerReply) => port.postMessage(reply)
 const init = workerData as WorkerInit
 
 let index: SqliteSearchIndex | undefined
+let deriver: DocumentDeriver | undefined
 try {
+  const schema = new SearchSchema(new Registry())
+  // Change-log entries sent as text (`applyLog`) are parsed and derived here, off the event loop.
+  deriver = new DocumentDeriver(schema)
   index = new SqliteSearchIndex({
     file: init.file,
-    schema: new SearchSchema(new Registry()),
+    schema,
     ...(init.cacheMb ? { cacheMb: init.cacheMb } : {}),
   })
   post({ ready: true })
@@ -27,9 +32,11 @@ try {
 
 port.on('message', async (call: WorkerCall) => {
   try {
-    if (!index) throw new Error('the search index did not open')
-    const method = index[call.op] as (...args: unknown[]) => Promise<unknown>
-    const value = await method.apply(index, [...call.args])
+    if (!index || !deriver) throw new Error('the search index did not open')
+    const value =
+      call.op === 'applyLog'
+        ? await applyLogText(index, deriver, call.args[0] as string)
+        : await (index[call.op] as (...args: unknown[]) => Promise<unknown>).apply(index, [...call.args])
     post({ id: call.id, ok: true, value })
     if (call.op === 'close') port.close()
   } catch (err) {

@@ -106,3 +106,36 @@ t.test('an index that cannot be opened fails at open with a clear error', async 
     UnavailableError,
   )
 })
+
+t.test('applyLog: entries sent as JSON text are derived in the worker like apply', async (t) => {
+  const fx = new ContractFixture()
+  const entries = [
+    ...fx.dataset('orders', { datasetProperties: { description: 'daily orders' }, globalTags: { tags: [] } }),
+    ...fx.dataset('wide', {
+      globalTags: { tags: Array.from({ length: 20_000 }, (_, i) => ({ tag: `urn:li:tag:t${i % 5000}` })) },
+    }),
+  ].map((e, seq) => ({ ...e, seq: seq + 1 }))
+  const viaText = await WorkerSearchIndex.open({ file: join(dir, `log-${n++}.db`) })
+  const viaChanges = await WorkerSearchIndex.open({ file: join(dir, `log-${n++}.db`) })
+  t.teardown(async () => {
+    await viaText.close()
+    await viaChanges.close()
+  })
+  const result = await viaText.applyLog(JSON.stringify(entries))
+  t.same(result.entries, entries.length, 'every entry read')
+  t.equal(result.cursor, entries.length, 'the cursor is the last entry')
+  t.equal(await viaText.cursor(), entries.length, 'and durable')
+  await fx.apply(viaChanges, entries)
+  for (const name of ['orders', 'wide']) {
+    const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`
+    t.same(await viaText.document(urn), await viaChanges.document(urn), `${name}: the same document`)
+  }
+  const wide = await viaText.document('urn:li:dataset:(urn:li:dataPlatform:hive,wide,PROD)')
+  t.equal(wide?.fields.tags?.length, 5000, 'repeated values kept once')
+
+  const page = await viaText.applyLog(JSON.stringify({ head: 9, entries: [] }))
+  t.same(page, { entries: 0, documentsChanged: 0, cursor: entries.length }, 'an empty page changes nothing')
+  await t.rejects(viaText.applyLog('{"entries": 5}'), /JSON array of change-log entries/)
+  await t.rejects(viaText.applyLog('not json'), { name: 'SyntaxError' })
+  t.equal(await viaText.cursor(), entries.length, 'a bad page moves nothing')
+})

@@ -6,9 +6,12 @@ import type {
   AutocompleteResultPage,
   BrowseRequest,
   BrowseResultPage,
+  BrowseV2Request,
+  BrowseV2ResultPage,
   IndexChange,
   IndexedDocument,
   IndexStats,
+  LogApplyResult,
   SearchIndex,
   SearchRequest,
   SearchResultPage,
@@ -31,7 +34,7 @@ export const DEFAULT_QUERY_BUDGET_MS = 10_000
 
 const WORKER_URL = new URL('./search-worker.mjs', import.meta.url)
 /** Queries that a budget bounds; writes and housekeeping always run to the end. */
-const BUDGETED: ReadonlySet<IndexOp> = new Set(['search', 'autocomplete', 'browse'])
+const BUDGETED: ReadonlySet<IndexOp> = new Set(['search', 'autocomplete', 'browse', 'browseV2'])
 /** A call that was in flight when the worker died this many times fails instead of retrying. */
 const MAX_ATTEMPTS = 2
 
@@ -86,6 +89,11 @@ export class WorkerSearchIndex implements SearchIndex {
     return this.call('apply', [changes, cursor])
   }
 
+  /** Sends the entries as text: the worker parses and derives them, the event loop only copies a string. */
+  applyLog(entriesJson: string): Promise<LogApplyResult> {
+    return this.call('applyLog', [entriesJson])
+  }
+
   search(request: SearchRequest): Promise<SearchResultPage> {
     return this.call('search', [request])
   }
@@ -96,6 +104,10 @@ export class WorkerSearchIndex implements SearchIndex {
 
   browse(request: BrowseRequest): Promise<BrowseResultPage> {
     return this.call('browse', [request])
+  }
+
+  browseV2(request: BrowseV2Request): Promise<BrowseV2ResultPage> {
+    return this.call('browseV2', [request])
   }
 
   document(urn: string): Promise<IndexedDocument | undefined> {

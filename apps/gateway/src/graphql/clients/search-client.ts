@@ -70,11 +70,39 @@ export interface BrowseAnswer {
   readonly numElements: number
 }
 
+/** `POST /entities?action=browseV2` body. */
+export interface BrowseV2Body {
+  readonly entities: readonly string[]
+  /** The browsed path's entry ids; empty for the root. */
+  readonly path: readonly string[]
+  readonly input: string
+  readonly start: number
+  readonly count: number
+  readonly filter?: SearchAcrossBody['filter']
+  readonly searchFlags?: Record<string, unknown>
+}
+
+/** DataHub's `BrowseResultV2` record, as the search service answers it. */
+export interface BrowseV2Answer {
+  readonly groups: readonly {
+    readonly name: string
+    readonly count: number
+    readonly hasSubGroups: boolean
+    readonly urn?: string
+  }[]
+  /** `path`: the ids joined, each after DataHub's ␟ delimiter. */
+  readonly metadata: { readonly path: string; readonly totalNumEntities: number }
+  readonly from: number
+  readonly pageSize: number
+  readonly numGroups: number
+}
+
 /** What the GraphQL search resolvers need from the search service. */
 export interface SearchClient {
   searchAcrossEntities(body: SearchAcrossBody): Promise<SearchAnswer>
   autocomplete(body: AutocompleteBody): Promise<AutocompleteAnswer>
   browse(body: BrowseBody): Promise<BrowseAnswer>
+  browseV2(body: BrowseV2Body): Promise<BrowseV2Answer>
 }
 
 /** {@link SearchClient} over the search services of this process. */
@@ -91,6 +119,10 @@ export class InProcessSearchClient implements SearchClient {
 
   browse(body: BrowseBody): Promise<BrowseAnswer> {
     return this.services.search.browse(body as never)
+  }
+
+  browseV2(body: BrowseV2Body): Promise<BrowseV2Answer> {
+    return this.services.search.browseV2(body as never)
   }
 }
 
@@ -125,6 +157,15 @@ export class HttpSearchClient implements SearchClient {
       path: '/entities?action=browse',
       payload: body,
     })) as { value: BrowseAnswer }
+    return answer.value
+  }
+
+  async browseV2(body: BrowseV2Body): Promise<BrowseV2Answer> {
+    const answer = (await restCall(this.baseUrl, 'the search service', this.authorization, {
+      method: 'POST',
+      path: '/entities?action=browseV2',
+      payload: body,
+    })) as { value: BrowseV2Answer }
     return answer.value
   }
 }

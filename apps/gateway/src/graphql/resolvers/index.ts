@@ -2,12 +2,19 @@ import type { GraphQLSchema } from 'graphql'
 import { accessTokenMutations, accessTokenQueries } from '../mutations/access-tokens.js'
 import { deprecationMutations } from '../mutations/deprecation.js'
 import { descriptionMutations } from '../mutations/description.js'
+import { domainMutations } from '../mutations/domains.js'
+import { glossaryMutations } from '../mutations/glossary.js'
+import { linkMutations } from '../mutations/links.js'
+import { ownerMutations } from '../mutations/owners.js'
 import { tagMutations } from '../mutations/tags.js'
+import { termMutations } from '../mutations/terms.js'
 import { datasetMutations } from '../mutations/update-dataset.js'
+import { nameMutations } from '../mutations/update-name.js'
 import { LongScalar } from '../scalars.js'
 import { appConfigQueries } from './app-config.js'
 import { autocompleteQueries } from './autocomplete.js'
 import { browseQueries } from './browse.js'
+import { browseV2Queries } from './browse-v2.js'
 import { abstractTypeResolvers, entityFieldResolvers, entityQueries, type Resolvers } from './entities.js'
 import { lineageQueries } from './lineage.js'
 import { meQueries } from './me.js'
@@ -28,11 +35,18 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...autocompleteQueries,
       ...lineageQueries,
       ...browseQueries,
+      ...browseV2Queries,
     },
     Mutation: {
       ...datasetMutations,
       ...descriptionMutations,
       ...tagMutations,
+      ...termMutations,
+      ...ownerMutations,
+      ...linkMutations,
+      ...domainMutations,
+      ...glossaryMutations,
+      ...nameMutations,
       ...deprecationMutations,
       ...accessTokenMutations,
     },

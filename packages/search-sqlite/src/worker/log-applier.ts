@@ -1,0 +1,24 @@
+import type { ChangeLogEntry } from '@catalog/core'
+import type { DocumentDeriver, LogApplyResult, SearchIndex } from '@catalog/search'
+
+/**
+ * Applies change-log entries given as JSON text (a `ChangeLogEntry[]` or a page `{ entries }`):
+ * parses them, derives their index changes and applies them with the last entry's position as
+ * the cursor. Runs on the search worker's thread, so the parse and the derivation of a huge
+ * aspect cost the server's event loop nothing.
+ */
+export async function applyLogText(
+  index: SearchIndex,
+  deriver: DocumentDeriver,
+  entriesJson: string,
+): Promise<LogApplyResult> {
+  const parsed = JSON.parse(entriesJson) as unknown
+  const entries = Array.isArray(parsed)
+    ? (parsed as ChangeLogEntry[])
+    : (parsed as { entries?: unknown } | null)?.entries
+  if (!Array.isArray(entries)) throw new TypeError('applyLog takes a JSON array of change-log entries')
+  const last = entries.at(-1) as ChangeLogEntry | undefined
+  if (!last) return { entries: 0, documentsChanged: 0, cursor: await index.cursor() }
+  const result = await index.apply(deriver.changes(entries), last.seq)
+  return { ...result, entries: entries.length }
+}
