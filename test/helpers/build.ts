@@ -82,7 +82,9 @@ export async function build(t: Test, options: { dir?: string; auth?: boolean } =
   await app.register(gateway, {
     backends: {
       kind: 'embedded',
-      metadata: createMetadataServices(registry, store, async (seq) => search.sync.noteWrite(seq)),
+      metadata: createMetadataServices(registry, store, async (seq) => search.sync.noteWrite(seq), {
+        search: search.search,
+      }),
       search,
     },
     ...(auth ? { auth: { enabled: true, tokens: auth.tokens } } : {}),

@@ -51,6 +51,7 @@ await runServer(config, {
     const metadata = createMetadataServices(registry, store, async (seq) => search.sync.noteWrite(seq), {
       lineage: lineageLimitsFrom(config),
       log,
+      search: search.search,
     })
     // First start: a signing secret and <data dir>/admin.token (its path is logged).
     const enabled = config.CATALOG_AUTH === 'on'
@@ -64,7 +65,7 @@ await runServer(config, {
     })
     await app.register(gateway, {
       backends: { kind: 'embedded', metadata, search },
-      auth: { enabled, tokens },
+      auth: { enabled, tokens, restApiAuthorization: config.CATALOG_REST_API_AUTHORIZATION === 'on' },
     })
     return async () => {
       await search.sync.stop()

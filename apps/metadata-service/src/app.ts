@@ -2,6 +2,7 @@ import type { CatalogServer } from '@catalog/http-kit'
 import { aspectRoutes } from './routes/aspects.js'
 import { changeRoutes } from './routes/changes.js'
 import { entityRoutes } from './routes/entities.js'
+import { entitiesDeleteAllRoutes } from './routes/entities-delete-all.js'
 import { entityV2Routes } from './routes/entities-v2.js'
 import { entityActionRoutes } from './routes/entity-actions.js'
 import { metadataTestRoutes } from './routes/metadata-tests.js'
@@ -11,6 +12,7 @@ import { relationshipRoutes } from './routes/relationships.js'
 import { runRoutes } from './routes/runs.js'
 import { timelineRoutes } from './routes/timeline.js'
 import { timeseriesRoutes } from './routes/timeseries.js'
+import { usageRoutes } from './routes/usage.js'
 import type { MetadataServices } from './services/index.js'
 
 export interface MetadataServiceOptions {
@@ -30,12 +32,14 @@ export async function metadataService(
   await app.register(aspectRoutes, { ingest, reads, admin: services.admin })
   await app.register(entityRoutes, { ingest, reads })
   await app.register(entityActionRoutes, { admin: services.admin, references: services.references })
+  await app.register(entitiesDeleteAllRoutes, { services })
   await app.register(runRoutes, { runs: services.runs })
   await app.register(entityV2Routes, { reads })
   await app.register(changeRoutes, { store })
   await app.register(relationshipRoutes, { lineage: services.lineage })
   await app.register(timeseriesRoutes, { timeseries: services.timeseries })
   await app.register(timelineRoutes, { timeline: services.timeline })
+  await app.register(usageRoutes, { usage: services.usage })
   await app.register(operationRoutes, { operations: services.operations, tasks: services.tasks })
   await app.register(metadataTestRoutes, { metadataTests: services.metadataTests })
   await app.register(openApiRoutes, { services })

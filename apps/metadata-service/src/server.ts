@@ -1,16 +1,16 @@
 import {
-  Authorizer,
   authorizeRest,
   bearerAuth,
   bootstrapAuth,
   storeActiveCheck,
-  storePolicySource,
+  storeAuthorizer,
   type TokenService,
 } from '@catalog/auth'
 import { configOrExit } from '@catalog/config'
 import { Registry } from '@catalog/core'
 import { apiDocs, CATALOG_VERSION, gauge, healthRoutes, runServer } from '@catalog/http-kit'
 import { metadataService } from './app.js'
+import { HttpEntitySearch } from './services/http-entity-search.js'
 import { createMetadataServices } from './services/index.js'
 import { lineageLimitsFrom } from './services/lineage-service.js'
 import { searchNotifier } from './services/search-notifier.js'
@@ -40,6 +40,14 @@ await runServer(config, {
     const services = createMetadataServices(new Registry(), store, afterWrite, {
       lineage: lineageLimitsFrom(config),
       log,
+      // The OpenAPI scroll's queries and filters ask the search service, with the service token.
+      ...(config.CATALOG_SEARCH_URL
+        ? {
+            search: new HttpEntitySearch(config.CATALOG_SEARCH_URL, {
+              authorization: () => (tokens && enabled ? `Bearer ${tokens.serviceToken()}` : undefined),
+            }),
+          }
+        : {}),
     })
     // Run alone, this service verifies bearer tokens itself (and writes the admin token on first start).
     ;({ tokens } = await bootstrapAuth({
@@ -52,7 +60,11 @@ await runServer(config, {
     }))
     await app.register(apiDocs, { title: 'Metadata service', version: CATALOG_VERSION })
     await app.register(bearerAuth, { enabled, tokens })
-    if (enabled) await app.register(authorizeRest, { authorizer: new Authorizer(storePolicySource(store)) })
+    if (enabled)
+      await app.register(authorizeRest, {
+        authorizer: storeAuthorizer(store),
+        reads: config.CATALOG_REST_API_AUTHORIZATION === 'on',
+      })
     await app.register(healthRoutes, { ready: async () => (await store.head()) >= 0 })
     await app.register(metadataService, { services })
     return () => store.close()

@@ -94,6 +94,8 @@ export class AspectWriter {
               value: a.value,
               created: batch.created,
               edges: a.edges,
+              // As DataHub: default aspects carry the system metadata (run id) of the write that created them.
+              ...(mutation.systemMetadata ? { systemMetadata: mutation.systemMetadata } : {}),
             })
           }
         }

@@ -104,36 +104,73 @@ export const ScrollQuerySchema = Type.Object({
   count: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SCROLL_COUNT, default: 10 })),
   scrollId: Type.Optional(Type.String({ description: 'The scrollId of the previous page' })),
   query: Type.Optional(
-    Type.String({ default: '*', description: 'Only `*` here: use /entities?action=search to search' }),
+    Type.String({
+      default: '*',
+      description: 'Search query (`*`: everything). Other than `*`, answered by the search index',
+    }),
   ),
-  sort: Type.Optional(Type.String({ default: 'urn', description: 'Only `urn`' })),
-  sortOrder: Type.Optional(Type.String({ default: 'ASCENDING', description: 'Only ASCENDING' })),
+  sort: Type.Optional(
+    Type.String({ default: 'urn', description: 'Deprecated: the field to sort by (see sortCriteria)' }),
+  ),
+  sortCriteria: Type.Optional(
+    Type.Array(Type.String(), { description: 'Fields to sort by, each in sortOrder (one besides urn)' }),
+  ),
+  sortOrder: Type.Optional(Type.String({ default: 'ASCENDING', description: 'ASCENDING or DESCENDING' })),
   aspects: Type.Optional(Type.Array(Type.String())),
   aspectNames: Type.Optional(Type.Array(Type.String())),
   systemMetadata: Flag('Include systemMetadata and auditStamp'),
   includeSoftDelete: Flag('Include soft-deleted entities'),
   skipCache: Flag('Accepted; there is no cache to skip'),
   skipAggregation: Flag('Accepted; no aggregations are computed'),
+  sliceId: Type.Optional(Type.Integer({ description: 'Accepted; scrolls are not sliced' })),
+  sliceMax: Type.Optional(Type.Integer({ description: 'Accepted; scrolls are not sliced' })),
   pitKeepAlive: Type.Optional(Type.String({ description: 'Accepted; scroll ids do not expire' })),
 })
 export type ScrollQuery = Static<typeof ScrollQuerySchema>
 
+const CriterionV3Schema = Type.Object(
+  {
+    field: Type.String(),
+    value: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
+    values: Type.Optional(Type.Array(Type.Union([Type.String(), Type.Number(), Type.Boolean()]))),
+    condition: Type.Optional(Type.String({ description: 'EQUAL (default), CONTAIN, START_WITH, ...' })),
+    negated: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+)
+
+export const ScrollFilterSchema = Type.Object(
+  {
+    or: Type.Optional(Type.Array(Type.Object({ and: Type.Array(CriterionV3Schema) }))),
+    criteria: Type.Optional(Type.Array(CriterionV3Schema, { description: 'Deprecated: one AND group' })),
+  },
+  { description: 'com.linkedin.metadata.query.filter.Filter: OR of AND groups' },
+)
+
 export const ScrollBodySchema = Type.Object(
   {
+    entities: Type.Optional(
+      Type.Array(Type.String(), { description: 'Entity types (POST /scroll); absent means all' }),
+    ),
     aspects: Type.Optional(Type.Array(Type.String())),
-    filter: Type.Optional(Type.Unknown({ description: 'Not supported here (400): use search' })),
+    filter: Type.Optional(ScrollFilterSchema),
     sortCriteria: Type.Optional(
-      Type.Array(Type.Object({ field: Type.String(), order: Type.Optional(Type.String()) })),
+      Type.Array(Type.Object({ field: Type.String(), order: Type.Optional(Type.String()) }), {
+        description: 'Ignored when sortCriteria is given as query parameters',
+      }),
     ),
   },
   { description: 'GenericEntityAspectsBodyV3' },
 )
+export type ScrollBody = Static<typeof ScrollBodySchema>
 
 export const ScrollResultSchema = Type.Object(
   {
     scrollId: Type.Optional(Type.String({ description: 'Absent on the last page' })),
     entities: Type.Array(EntityV3Schema),
-    totalCount: Type.Integer({ description: 'Entities of the type (soft-deleted included)' }),
+    totalCount: Type.Integer({
+      description: 'Matching entities (a plain listing counts soft-deleted ones too)',
+    }),
   },
   { description: 'GenericEntityScrollResultV3' },
 )

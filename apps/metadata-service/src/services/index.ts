@@ -2,6 +2,7 @@ import type { Registry } from '@catalog/core'
 import type { MetadataStore } from '@catalog/store'
 import { DeleteReferencesService } from './delete-references-service.js'
 import { EntityAdminService } from './entity-admin-service.js'
+import type { EntitySearch } from './entity-search.js'
 import { type AfterWrite, IngestService } from './ingest-service.js'
 import { type LineageLimits, LineageService } from './lineage-service.js'
 import { MetadataTestsService } from './metadata-tests-service.js'
@@ -12,6 +13,7 @@ import { RunsService } from './runs-service.js'
 import { TaskRunner } from './tasks-service.js'
 import { TimelineService } from './timeline/timeline-service.js'
 import { TimeseriesService } from './timeseries-service.js'
+import { UsageService } from './usage-service.js'
 
 /** The metadata service's domain services, shared by REST routes and (in one process) GraphQL. */
 export interface MetadataServices {
@@ -28,6 +30,9 @@ export interface MetadataServices {
   readonly references: DeleteReferencesService
   readonly runs: RunsService
   readonly timeline: TimelineService
+  readonly usage: UsageService
+  /** The search index, for the OpenAPI scroll's queries and filters; absent without a search service. */
+  readonly search?: EntitySearch
 }
 
 /** Optional settings of the services (from the config at boot). */
@@ -36,6 +41,8 @@ export interface MetadataServicesOptions {
   readonly lineage?: LineageLimits
   /** Where long operations (restoreIndices) report their progress. */
   readonly log?: ProgressLog
+  /** The search index (in-process or over HTTP), for the OpenAPI scroll's queries and filters. */
+  readonly search?: EntitySearch
 }
 
 export function createMetadataServices(
@@ -60,5 +67,7 @@ export function createMetadataServices(
     references: new DeleteReferencesService(registry, store, ingest),
     runs: new RunsService(registry, store, ingest),
     timeline: new TimelineService(store),
+    usage: new UsageService(registry, store, ingest),
+    ...(options.search ? { search: options.search } : {}),
   }
 }

@@ -1,6 +1,7 @@
 import { InvalidInputError, NO_RUN_ID, type Registry } from '@catalog/core'
 import type { MetadataStore, RunAspect } from '@catalog/store'
 import type { IngestService } from './ingest-service.js'
+import { RunTimeseries } from './runs-timeseries.js'
 
 /** DataHub's `AspectRowSummary`. */
 export interface AspectRowSummary {
@@ -42,11 +43,15 @@ const MAX_SUMMARIES = 100
  * created: hard, or soft (`status.removed`) by default.
  */
 export class RunsService {
+  private readonly timeseries: RunTimeseries
+
   constructor(
     private readonly registry: Registry,
     private readonly store: MetadataStore,
     private readonly ingest: IngestService,
-  ) {}
+  ) {
+    this.timeseries = new RunTimeseries(registry, store)
+  }
 
   list(start: number, count: number, includeSoftDeleted: boolean) {
     return this.store.runs({ start, count, includeSoftDeleted })
@@ -93,6 +98,13 @@ export class RunsService {
         aspectRowSummaries: reverted.slice(0, MAX_SUMMARIES),
       }
     }
+    // The run's time-series rows go too (DataHub counts them as reverted aspects).
+    const series = await this.timeseries.delete(
+      await this.timeseries.find(
+        rows.map((r) => r.urn),
+        runId,
+      ),
+    )
     const targets = reverted.map((r) => ({ urn: r.urn, aspect: r.aspectName }))
     const outcome = await this.ingest.rollback(targets, runId, actor)
     const changed = outcome.results.filter((r) => r.changed)
@@ -109,7 +121,7 @@ export class RunsService {
     return {
       ...base,
       entitiesAffected: new Set(changed.map((r) => r.urn)).size,
-      aspectsReverted: changed.length + extra,
+      aspectsReverted: changed.length + extra + series,
       aspectRowSummaries: rows.slice(0, MAX_SUMMARIES),
     }
   }

@@ -1,4 +1,4 @@
-import { InvalidInputError, ROOT_ACTOR } from '@catalog/core'
+import { ROOT_ACTOR } from '@catalog/core'
 import { type CatalogServer, RestliErrorSchema } from '@catalog/http-kit'
 import { Type } from 'typebox'
 import {
@@ -6,9 +6,6 @@ import {
   EntityNameParamsSchema,
   EntityV3Schema,
   EntityWriteListSchema,
-  ScrollBodySchema,
-  ScrollQuerySchema,
-  ScrollResultSchema,
   type WriteQuery,
   WriteQuerySchema,
 } from '../../schemas/openapi.js'
@@ -17,7 +14,6 @@ import type {
   V3ChangeType,
   V3WriteItem,
 } from '../../services/openapi-entity-service.js'
-import type { OpenApiScrollService } from '../../services/openapi-scroll-service.js'
 import { newTraceparent } from '../../services/write-trace-service.js'
 
 const PREFIX = '/openapi/v3/entity'
@@ -27,7 +23,6 @@ const EntityListSchema = Type.Array(EntityV3Schema)
 
 export interface OpenApiBatchOptions {
   readonly entities: OpenApiEntityService
-  readonly scroll: OpenApiScrollService
 }
 
 /** The change type a batch create asks for with DataHub's query flags. */
@@ -36,10 +31,10 @@ export function createChangeType(q: WriteQuery): V3ChangeType {
   return q.createIfNotExists ? 'CREATE' : 'UPSERT'
 }
 
-/** `/openapi/v3/entity/{entityName}`: batch create, batch patch, scroll, batchGet. */
+/** `/openapi/v3/entity/{entityName}`: batch create, batch patch, batchGet (scrolls: entity-scroll.ts). */
 export async function openApiEntityBatchRoutes(
   app: CatalogServer,
-  { entities, scroll }: OpenApiBatchOptions,
+  { entities }: OpenApiBatchOptions,
 ): Promise<void> {
   /** A batch write: each aspect becomes a proposal of `changeType`, all in one atomic batch. */
   const writeRoute = (
@@ -111,61 +106,6 @@ export async function openApiEntityBatchRoutes(
         return { urn: ref.urn, aspects }
       })
       return entities.read(requests, request.query.systemMetadata ?? false)
-    },
-  )
-
-  const scrollSchema = {
-    tags,
-    params: EntityNameParamsSchema,
-    querystring: ScrollQuerySchema,
-    response: { 200: ScrollResultSchema, ...errors },
-  }
-  const description =
-    'Entities of one type in URN order, answered from the store (not the search index): `query` must be `*`, sorting is by urn ascending.'
-  app.get(
-    `${PREFIX}/:entityName`,
-    { schema: { ...scrollSchema, summary: 'Scroll entities', description } },
-    async (request) =>
-      scroll.scroll({
-        entityName: request.params.entityName,
-        count: request.query.count ?? 10,
-        scrollId: request.query.scrollId,
-        query: request.query.query,
-        sort: request.query.sort ? [request.query.sort] : [],
-        sortOrder: request.query.sortOrder,
-        aspects: [...(request.query.aspects ?? []), ...(request.query.aspectNames ?? [])],
-        includeSoftDelete: request.query.includeSoftDelete ?? false,
-        withSystemMetadata: request.query.systemMetadata ?? false,
-      }),
-  )
-  app.post(
-    `${PREFIX}/:entityName/scroll`,
-    {
-      schema: {
-        ...scrollSchema,
-        body: ScrollBodySchema,
-        summary: 'Scroll entities (body form)',
-        description,
-      },
-    },
-    async (request) => {
-      if (request.body.filter !== undefined) {
-        throw new InvalidInputError(
-          'filter is not supported by this scroll; use POST /entities?action=search',
-        )
-      }
-      const criteria = request.body.sortCriteria ?? []
-      return scroll.scroll({
-        entityName: request.params.entityName,
-        count: request.query.count ?? 10,
-        scrollId: request.query.scrollId,
-        query: request.query.query,
-        sort: [...(request.query.sort ? [request.query.sort] : []), ...criteria.map((c) => c.field)],
-        sortOrder: criteria.find((c) => c.order && c.order !== 'ASCENDING')?.order ?? request.query.sortOrder,
-        ...(request.body.aspects ? { aspects: request.body.aspects } : {}),
-        includeSoftDelete: request.query.includeSoftDelete ?? false,
-        withSystemMetadata: request.query.systemMetadata ?? false,
-      })
     },
   )
 }

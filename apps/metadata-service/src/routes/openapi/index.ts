@@ -5,6 +5,7 @@ import { OpenApiScrollService } from '../../services/openapi-scroll-service.js'
 import { WriteTraceService } from '../../services/write-trace-service.js'
 import { openApiCompatRoutes } from './compat.js'
 import { openApiEntityBatchRoutes } from './entity-batch.js'
+import { openApiEntityScrollRoutes } from './entity-scroll.js'
 import { openApiEntityUrnRoutes } from './entity-urn.js'
 
 /**
@@ -22,7 +23,7 @@ export async function openApiRoutes(
     services.ingest,
     services.admin,
   )
-  const scroll = new OpenApiScrollService(services.store, entities)
+  const scroll = new OpenApiScrollService(services.store, entities, services.search)
   const traces = new WriteTraceService(services.registry, services.store)
   // DataHub accepts JSON Patch bodies under their own content type.
   app.addContentTypeParser(
@@ -30,7 +31,8 @@ export async function openApiRoutes(
     { parseAs: 'string' },
     app.getDefaultJsonParser('error', 'error'),
   )
-  await app.register(openApiEntityBatchRoutes, { entities, scroll })
+  await app.register(openApiEntityBatchRoutes, { entities })
+  await app.register(openApiEntityScrollRoutes, { scroll })
   await app.register(openApiEntityUrnRoutes, { entities })
   await app.register(openApiCompatRoutes, { entities, lineage: services.lineage, traces })
 }
