@@ -20,6 +20,8 @@ const REPLAYED = [
   'graphql-search-page',
   'graphql-app-shell',
   'api-docs',
+  'graphql-browse-v2',
+  'delete-by-registry',
 ]
 const FILES: Record<string, string[]> = { 'search-browse-autocomplete': ['browse', 'autocomplete'] }
 

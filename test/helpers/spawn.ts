@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -81,4 +83,40 @@ export async function startMetadataBehindGateway(
   })
   t.teardown(() => gateway.stop())
   return { metadata, gateway }
+}
+
+/** A running all-in-one catalog on a fresh data dir, and a JSON POST to it. */
+export interface Catalog {
+  readonly app: Running
+  readonly dir: string
+  readonly post: (path: string, body: unknown) => Promise<Response>
+}
+
+/**
+ * Starts the all-in-one catalog as its own process, authentication off, on a fresh data dir
+ * named after `name`; it is stopped and the dir removed on teardown. `env` adds or overrides settings.
+ */
+export async function startCatalog(
+  t: { teardown: (fn: () => Promise<void>) => void },
+  name: string,
+  env: Record<string, string> = {},
+): Promise<Catalog> {
+  const dir = mkdtempSync(join(tmpdir(), `catalog-${name}-`))
+  const app = await startApp('apps/gateway/src/all-in-one.ts', {
+    PORT: '0',
+    CATALOG_DATA_DIR: dir,
+    CATALOG_AUTH: 'off',
+    ...env,
+  })
+  t.teardown(async () => {
+    await app.stop()
+    rmSync(dir, { recursive: true, force: true })
+  })
+  const post = (path: string, body: unknown) =>
+    fetch(app.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  return { app, dir, post }
 }

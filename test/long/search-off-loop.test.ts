@@ -1,32 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { SEARCH_LIMITS } from '@catalog/search'
 import t from 'tap'
-import { startApp } from '../helpers/spawn.js'
+import { startCatalog } from '../helpers/spawn.js'
 
 /**
  * `npm start` runs the search index on its own thread: while the heaviest searches the limits
  * allow are running, `/health` and reads keep answering at once.
  */
 t.test('heavy searches leave /health answering within 100 ms', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'catalog-offloop-'))
-  const app = await startApp('apps/gateway/src/all-in-one.ts', {
-    PORT: '0',
-    CATALOG_DATA_DIR: dir,
-    CATALOG_AUTH: 'off',
-    CATALOG_DURABILITY: 'normal',
-  })
-  t.teardown(async () => {
-    await app.stop()
-    rmSync(dir, { recursive: true, force: true })
-  })
-  const post = (path: string, body: unknown) =>
-    fetch(app.url + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
+  const { app, post } = await startCatalog(t, 'offloop', { CATALOG_DURABILITY: 'normal' })
 
   // 4,000 datasets whose descriptions share long words, so each query word has many variants.
   const words = ['customers', 'orderlines', 'shipments', 'inventory', 'warehouses', 'suppliers', 'invoicing']

@@ -5,6 +5,7 @@ import { buildSchema, parse, validate } from 'graphql'
 import { chromium } from 'playwright-core'
 import t, { type Test } from 'tap'
 import * as operations from '../../apps/web/src/api/queries.js'
+import { CHROMIUM, post } from '../e2e/web-ui-browser.js'
 import { loadExample, toIngestCall } from '../helpers/examples.js'
 import { ROOT, startApp, startMetadataBehindGateway } from '../helpers/spawn.js'
 
@@ -14,21 +15,7 @@ import { ROOT, startApp, startMetadataBehindGateway } from '../helpers/spawn.js'
  * Set WEB_UI_SCREENSHOT=<file> to keep a screenshot of the dataset page.
  */
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p))
 const KAFKA = 'urn:li:dataset:(urn:li:dataPlatform:kafka,SampleKafkaDataset,PROD)'
-
-async function post(url: string, token: string, path: string, body: unknown): Promise<void> {
-  const res = await fetch(url + path, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      'x-restli-protocol-version': '2.0.0',
-    },
-    body: JSON.stringify(body),
-  })
-  if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`)
-}
 
 t.test(
   'web UI in a browser',
@@ -171,11 +158,15 @@ async function checkServing(t: Test, url: string): Promise<void> {
     '/search?q=x',
     `/entity?urn=${encodeURIComponent(KAFKA)}`,
     '/entity/lineage',
+    '/browse?type=DATASET&path=prod',
   ]) {
     const res = await fetch(url + path)
     t.equal(res.status, 200, `${path}: the page, without a token`)
     t.match(await res.text(), /<div id="root">/)
   }
+  const graphiql = await fetch(`${url}/api/graphiql`)
+  t.equal(graphiql.status, 200, 'GraphiQL, without a token')
+  t.match(await graphiql.text(), /<title>GraphiQL · Catalog<\/title>/)
   const script = readdirSync(join(ROOT, 'apps/web/dist/assets')).find((f) => /^index-.*\.js$/.test(f))
   const asset = await fetch(`${url}/assets/${script}`)
   t.equal(asset.status, 200, 'the script')
