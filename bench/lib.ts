@@ -82,6 +82,13 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
+/** The largest of many numbers (a spread `Math.max(...xs)` overflows the stack past ~100,000). */
+export function maxOf(values: readonly number[]): number {
+  let max = Number.NEGATIVE_INFINITY
+  for (const v of values) if (v > max) max = v
+  return max
+}
+
 /** Percentile of a sorted-in-place list of numbers. */
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN

@@ -20,7 +20,7 @@ import {
   lineageEdgeSpecs,
 } from '../apps/metadata-service/src/services/lineage-service.js'
 import { type Running, startApp } from '../test/helpers/spawn.js'
-import { fmt, percentile } from './lib.js'
+import { fmt, maxOf, percentile } from './lib.js'
 import { generateLineageGraph, type LineageGraph, prng } from './lineage-graph.js'
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1)
@@ -232,9 +232,9 @@ function describeAnswers(measured: Measured, hubBudget: boolean): string {
     const key = v.partialReason ?? 'complete'
     reasons.set(key, (reasons.get(key) ?? 0) + 1)
   }
-  const summary = `results per query: median ${fmt(percentile([...totals], 50))}, max ${fmt(Math.max(...totals))}; answers: ${[...reasons].map(([k, n]) => `${k} ${n}`).join(', ')}`
+  const summary = `results per query: median ${fmt(percentile([...totals], 50))}, max ${fmt(maxOf(totals))}; answers: ${[...reasons].map(([k, n]) => `${k} ${n}`).join(', ')}`
   if (!hubBudget) return summary
-  const slowest = Math.max(...measured.http)
+  const slowest = maxOf(measured.http)
   const verdict = slowest <= LIMITS.timeBudgetMs ? 'met' : 'NOT met'
   return `${summary}; slowest hub 5-hop downstream answer ${fmt(slowest, 1)} ms over HTTP (target: within the ${fmt(LIMITS.timeBudgetMs)} ms time budget: ${verdict})`
 }

@@ -54,7 +54,12 @@ t.test(
 )
 
 t.test('sqlite: one turn commits a bounded group; the rest waits and counts towards the limit', async (t) => {
-  const store = new SqliteMetadataStore({ file: join(dir, 'groups.db'), maxPendingWrites: 1500 })
+  const store = new SqliteMetadataStore({
+    file: join(dir, 'groups.db'),
+    maxPendingWrites: 1500,
+    // acknowledged at commit, so the group a turn commits is what the test counts
+    durability: 'normal',
+  })
   t.teardown(() => store.close())
   const created = { time: 1, actor: 'urn:li:corpuser:datahub' }
   const write = (i: number) =>
@@ -84,3 +89,70 @@ t.test('sqlite: one turn commits a bounded group; the rest waits and counts towa
   await Promise.all(first)
   t.equal(done, 1500, 'every accepted write is committed')
 })
+
+t.test(
+  'sqlite: with full durability a write is acknowledged only after the WAL is synced, off the loop',
+  async (t) => {
+    const syncs: Array<{ fd: number; done: (err: Error | null) => void }> = []
+    const file = join(dir, 'synced.db')
+    const store = new SqliteMetadataStore({ file, syncWal: (fd, done) => syncs.push({ fd, done }) })
+    t.teardown(() => store.close())
+    const created = { time: 1, actor: 'urn:li:corpuser:datahub' }
+    const write = (i: number) =>
+      store.write({
+        mutations: [
+          {
+            kind: 'upsert',
+            urn: `urn:li:corpuser:s${i}`,
+            entityType: 'corpuser',
+            aspect: 'status',
+            value: { removed: false },
+            created,
+            edges: [],
+          },
+        ],
+        created,
+      })
+    let acknowledged = false
+    const first = write(1).then((outcome) => {
+      acknowledged = true
+      return outcome
+    })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    t.equal(syncs.length, 1, 'the committed group asked for one sync of the WAL')
+    t.equal(acknowledged, false, 'and is not acknowledged before the sync completes')
+    t.ok(
+      (await store.latest(['urn:li:corpuser:s1'])).get('urn:li:corpuser:s1')?.length,
+      'the event loop kept serving reads',
+    )
+    syncs[0]?.done(null)
+    t.equal((await first).results[0]?.changed, true, 'acknowledged once synced')
+
+    const second = write(2)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    syncs[1]?.done(new Error('EIO: disk gone'))
+    await t.rejects(second, /metadata store sync failed: EIO: disk gone/, 'a failed sync refuses the write')
+
+    const normal = new SqliteMetadataStore({
+      file: join(dir, 'normal.db'),
+      durability: 'normal',
+      syncWal: () => t.fail('durability normal never syncs'),
+    })
+    t.teardown(() => normal.close())
+    await normal.write({
+      mutations: [
+        {
+          kind: 'upsert',
+          urn: 'urn:li:corpuser:n',
+          entityType: 'corpuser',
+          aspect: 'status',
+          value: { removed: false },
+          created,
+          edges: [],
+        },
+      ],
+      created,
+    })
+    t.pass('durability normal acknowledges at commit')
+  },
+)
