@@ -8,13 +8,13 @@ export function PropertiesTable({ properties }: { properties: EntityDetail['prop
       <tbody>
         {properties?.qualifiedName && (
           <tr>
-            <th>qualifiedName</th>
+            <th scope="row">qualifiedName</th>
             <td>{properties.qualifiedName}</td>
           </tr>
         )}
         {custom.map((p) => (
           <tr key={p.key}>
-            <th>{p.key}</th>
+            <th scope="row">{p.key}</th>
             <td>{p.value}</td>
           </tr>
         ))}
