@@ -49,7 +49,10 @@ const searchSchema = new SearchSchema(registry)
  * The one-process catalog on embedded adapters in a temp dir, closed on teardown. With
  * CATALOG_E2E_SPLIT=1 (see test/split-replay.ts, run by `npm run test:split`) it is three processes behind a gateway.
  */
-export async function build(t: Test, options: { dir?: string; auth?: boolean } = {}): Promise<Built> {
+export async function build(
+  t: Test,
+  options: { dir?: string; auth?: boolean; systemClient?: { id: string; secret: string } } = {},
+): Promise<Built> {
   if (process.env.CATALOG_E2E_SPLIT === '1' && !options.dir) {
     return { ...(await buildSplit(t, options)), registry } as unknown as Built
   }
@@ -77,6 +80,7 @@ export async function build(t: Test, options: { dir?: string; auth?: boolean } =
         ingest: (proposals, actor) =>
           createMetadataServices(registry, store).ingest.ingestProposals(proposals, actor),
         log: pino({ level: 'silent' }),
+        ...(options.systemClient ? { systemClient: options.systemClient } : {}),
       })
     : undefined
   await app.register(gateway, {

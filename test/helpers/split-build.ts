@@ -79,7 +79,7 @@ export interface SplitBuilt {
  */
 export async function buildSplit(
   t: Test,
-  options: { auth?: boolean } = {},
+  options: { auth?: boolean; systemClient?: { id: string; secret: string } } = {},
 ): Promise<SplitBuilt & { store: never; search: never }> {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-split-'))
   const auth = options.auth ? 'on' : 'off'
@@ -90,6 +90,12 @@ export async function buildSplit(
     CATALOG_DATA_DIR: dir,
     CATALOG_AUTH: auth,
     CATALOG_TOKEN_SECRET: 'split-mode-test-secret-of-32-characters-or-more',
+    ...(options.systemClient
+      ? {
+          CATALOG_SYSTEM_CLIENT_ID: options.systemClient.id,
+          CATALOG_SYSTEM_CLIENT_SECRET: options.systemClient.secret,
+        }
+      : {}),
   }
   const metadata = await startApp('apps/metadata-service/src/server.ts', {
     ...common,

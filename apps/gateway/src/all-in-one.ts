@@ -1,5 +1,5 @@
 import { bootstrapAuth, storeActiveCheck } from '@catalog/auth'
-import { configOrExit } from '@catalog/config'
+import { configOrExit, systemClientOf } from '@catalog/config'
 import { Registry } from '@catalog/core'
 import { gauge, runServer } from '@catalog/http-kit'
 import { createMetadataServices, lineageLimitsFrom, openStore } from '@catalog/metadata-service'
@@ -62,10 +62,16 @@ await runServer(config, {
       isActive: storeActiveCheck(store),
       ingest: (proposals, actor) => metadata.ingest.ingestProposals(proposals, actor),
       log,
+      ...systemClientOf(config),
     })
     await app.register(gateway, {
       backends: { kind: 'embedded', metadata, search },
-      auth: { enabled, tokens, restApiAuthorization: config.CATALOG_REST_API_AUTHORIZATION === 'on' },
+      auth: {
+        enabled,
+        tokens,
+        restApiAuthorization: config.CATALOG_REST_API_AUTHORIZATION === 'on',
+        sessionTtlMs: config.CATALOG_SESSION_TOKEN_TTL_MS,
+      },
     })
     return async () => {
       await search.sync.stop()

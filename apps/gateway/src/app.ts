@@ -1,4 +1,10 @@
-import { authorizeRest, bearerAuth, storeAuthorizer, type TokenService } from '@catalog/auth'
+import {
+  authorizeRest,
+  bearerAuth,
+  credentialReadGuard,
+  storeAuthorizer,
+  type TokenService,
+} from '@catalog/auth'
 import { Registry } from '@catalog/core'
 import {
   apiDocs,
@@ -7,7 +13,12 @@ import {
   forwardedApiDocs,
   healthRoutes,
 } from '@catalog/http-kit'
-import { type MetadataServices, metadataService } from '@catalog/metadata-service'
+import {
+  authServiceOptions,
+  authServiceRoutes,
+  type MetadataServices,
+  metadataService,
+} from '@catalog/metadata-service'
 import { type SearchServices, searchService } from '@catalog/search-service'
 import { remoteAuthorizer } from './graphql/authorize-remote.js'
 import {
@@ -44,6 +55,8 @@ export interface GatewayAuth {
   readonly tokens?: TokenService
   /** CATALOG_REST_API_AUTHORIZATION: REST reads and searches checked too (default true, as DataHub). */
   readonly restApiAuthorization?: boolean
+  /** CATALOG_SESSION_TOKEN_TTL_MS: lifetime of the session tokens `/auth/generateSessionTokenForUser` mints. */
+  readonly sessionTtlMs?: number
 }
 
 export interface GatewayOptions {
@@ -76,11 +89,16 @@ export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise
     backends.kind === 'embedded' && opts.auth?.enabled ? storeAuthorizer(backends.metadata.store) : undefined
   if (authorizer) {
     await app.register(authorizeRest, { authorizer, reads: opts.auth?.restApiAuthorization ?? true })
+    // Native users' credentials are left out of every answer unless the caller may manage them.
+    await app.register(credentialReadGuard, { authorizer })
   }
   await app.register(configRoute)
   if (backends.kind === 'embedded') {
     await app.register(healthRoutes, { ready: async () => (await backends.metadata.store.head()) >= 0 })
     await app.register(metadataService, { services: backends.metadata })
+    // DataHub GMS's /auth/* endpoints for its frontend (split mode: served by the metadata service).
+    if (opts.auth?.tokens)
+      await app.register(authServiceRoutes, authServiceOptions(opts.auth, backends.metadata))
     if (backends.search) await app.register(searchService, { services: backends.search })
   } else {
     await app.register(healthRoutes, {

@@ -1,4 +1,6 @@
 export { type MetadataServiceOptions, metadataService } from './app.js'
+export { type AuthServiceRoutesOptions, authServiceRoutes } from './routes/auth-service.js'
+export { authServiceOptions } from './services/auth-service-options.js'
 export {
   createMetadataServices,
   type MetadataServices,

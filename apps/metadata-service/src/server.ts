@@ -2,14 +2,17 @@ import {
   authorizeRest,
   bearerAuth,
   bootstrapAuth,
+  credentialReadGuard,
   storeActiveCheck,
   storeAuthorizer,
   type TokenService,
 } from '@catalog/auth'
-import { configOrExit } from '@catalog/config'
+import { configOrExit, systemClientOf } from '@catalog/config'
 import { Registry } from '@catalog/core'
 import { apiDocs, CATALOG_VERSION, gauge, healthRoutes, runServer } from '@catalog/http-kit'
 import { metadataService } from './app.js'
+import { authServiceRoutes } from './routes/auth-service.js'
+import { authServiceOptions } from './services/auth-service-options.js'
 import { HttpEntitySearch } from './services/http-entity-search.js'
 import { createMetadataServices } from './services/index.js'
 import { lineageLimitsFrom } from './services/lineage-service.js'
@@ -57,16 +60,23 @@ await runServer(config, {
       isActive: storeActiveCheck(store),
       ingest: (proposals, actor) => services.ingest.ingestProposals(proposals, actor),
       log,
+      ...systemClientOf(config),
     }))
     await app.register(apiDocs, { title: 'Metadata service', version: CATALOG_VERSION })
     await app.register(bearerAuth, { enabled, tokens })
-    if (enabled)
-      await app.register(authorizeRest, {
-        authorizer: storeAuthorizer(store),
-        reads: config.CATALOG_REST_API_AUTHORIZATION === 'on',
-      })
+    if (enabled) {
+      const authorizer = storeAuthorizer(store)
+      await app.register(authorizeRest, { authorizer, reads: config.CATALOG_REST_API_AUTHORIZATION === 'on' })
+      // Native users' credentials are left out of every answer unless the caller may manage them.
+      await app.register(credentialReadGuard, { authorizer })
+    }
     await app.register(healthRoutes, { ready: async () => (await store.head()) >= 0 })
     await app.register(metadataService, { services })
+    // DataHub GMS's /auth/* endpoints for its frontend.
+    await app.register(
+      authServiceRoutes,
+      authServiceOptions({ enabled, tokens, sessionTtlMs: config.CATALOG_SESSION_TOKEN_TTL_MS }, services),
+    )
     return () => store.close()
   },
 })

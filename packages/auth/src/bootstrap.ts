@@ -5,7 +5,7 @@ import type { Logger } from 'pino'
 import { ensureDefaultPolicies } from './authorizer/default-records.js'
 import { loadOrCreateSecret } from './secret.js'
 import { type BootstrapProposal, tokenInfoProposal } from './token-records.js'
-import { type ActiveCheck, TokenService } from './token-service.js'
+import { type ActiveCheck, type SystemClient, TokenService } from './token-service.js'
 
 /** File in the data dir holding the bootstrap admin token. */
 export const ADMIN_TOKEN_FILE = 'admin.token'
@@ -22,6 +22,10 @@ export interface BootstrapOptions {
   /** Stores token entities through the ingest path. */
   readonly ingest: (proposals: readonly BootstrapProposal[], actor: string) => Promise<unknown>
   readonly log: Logger
+  /** DataHub's system client credentials (CATALOG_SYSTEM_CLIENT_ID / _SECRET), when configured. */
+  readonly systemClient?: SystemClient
+  /** CATALOG_SECRET_ENCRYPTION_KEY, when set (default: the signing secret). */
+  readonly encryptionKey?: string
 }
 
 export interface BootstrappedAuth {
@@ -40,7 +44,10 @@ export async function bootstrapAuth(options: BootstrapOptions): Promise<Bootstra
   const { log } = options
   const secret = loadOrCreateSecret(options.dataDir, options.configuredSecret)
   if (secret.created) log.info({ file: secret.file }, `created the token signing secret at ${secret.file}`)
-  const tokens = new TokenService(secret.secret, options.isActive)
+  const tokens = new TokenService(secret.secret, options.isActive, {
+    ...(options.systemClient ? { systemClient: options.systemClient } : {}),
+    ...(options.encryptionKey ? { encryptionKey: options.encryptionKey } : {}),
+  })
   if (!options.enabled) return { tokens }
   // DataHub's default policies and roles, stored on first start (each only if absent).
   const created = await ensureDefaultPolicies(options.ingest, ROOT_ACTOR)

@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
 import { InvalidInputError, parseUrn, SYSTEM_ACTOR, UnauthorizedError, UnavailableError } from '@catalog/core'
 import { signJwt, TOKEN_ISSUER, type TokenClaims, verifyJwt } from './jwt.js'
+import { SecretCipher } from './native-users/secret-cipher.js'
 
 /** The `dataHubAccessTokenInfo` aspect: the stored record of a minted token. */
 export interface AccessTokenInfo {
@@ -51,9 +52,35 @@ export interface TokenServiceOptions {
   /** Most cached token states (default 10000). */
   readonly cacheSize?: number
   readonly now?: () => number
+  /**
+   * DataHub's system client (`DATAHUB_SYSTEM_CLIENT_ID` / `_SECRET`): with it, the header
+   * `Authorization: Basic <id>:<secret>` authenticates as `urn:li:corpuser:<id>`, as
+   * DataHub's frontend calls GMS. Absent: Basic credentials are refused.
+   */
+  readonly systemClient?: SystemClient
+  /**
+   * The key native-user credentials and invite tokens are encrypted with (DataHub's
+   * `SECRET_SERVICE_ENCRYPTION_KEY`); default: the signing secret.
+   */
+  readonly encryptionKey?: string
+}
+
+/** The system client's id and secret. */
+export interface SystemClient {
+  readonly id: string
+  readonly secret: string
 }
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i
+
+const BASIC = /^Basic[ \t]+([^\s]+)[ \t]*$/i
+
+/** Token type of {@link TokenService.sessionToken} tokens (DataHub's `SESSION`). */
+export const SESSION_TOKEN_TYPE = 'SESSION'
+/** DataHub's default session token lifetime (`SESSION_TOKEN_DURATION_MS`): 30 days. */
+export const SESSION_TOKEN_TTL_MS = 2_592_000_000
+/** Token id of a request authenticated with the system client's credentials. */
+export const SYSTEM_CLIENT_TOKEN_ID = 'system-client'
 
 /** Token type of {@link TokenService.serviceToken} tokens. */
 export const SERVICE_TOKEN_TYPE = 'SERVICE'
@@ -75,6 +102,9 @@ export class TokenService {
   private readonly cacheTtlMs: number
   private readonly cacheSize: number
   private readonly now: () => number
+  private readonly systemClient: SystemClient | undefined
+  /** Encrypts and hashes native users' credentials and invite tokens, as DataHub's GMS does. */
+  readonly cipher: SecretCipher
 
   constructor(
     private readonly secret: string,
@@ -84,6 +114,13 @@ export class TokenService {
     this.cacheTtlMs = options.cacheTtlMs ?? 5000
     this.cacheSize = options.cacheSize ?? 10_000
     this.now = options.now ?? Date.now
+    this.systemClient = options.systemClient
+    this.cipher = new SecretCipher(options.encryptionKey ?? secret)
+  }
+
+  /** `urn:li:corpuser:<system client id>` when a system client is configured. */
+  get systemClientActor(): string | undefined {
+    return this.systemClient ? `urn:li:corpuser:${this.systemClient.id}` : undefined
   }
 
   /** Signs a new token; the caller stores `info` as the token entity before handing it out. */
@@ -139,6 +176,10 @@ export class TokenService {
         "Unauthorized: this request needs an 'Authorization: Bearer <token>' header",
       )
     }
+    const basic = BASIC.exec(authorization)
+    // Without a configured system client, a Basic header is just not a bearer header.
+    if (basic && this.systemClient)
+      return this.authenticateSystemClient(this.systemClient, basic[1] as string)
     const match = BEARER.exec(authorization)
     if (!match) {
       throw new UnauthorizedError("Unauthorized: the Authorization header must be 'Bearer <token>'")
@@ -146,7 +187,9 @@ export class TokenService {
     const token = match[1] as string
     const claims = await this.verify(token)
     // A service token has no entity: only holders of the secret can sign one, and it is short-lived.
-    if (claims.type !== SERVICE_TOKEN_TYPE && !(await this.active(claims.jti, token))) {
+    // A session token (DataHub's stateless SESSION type) has no entity either.
+    const stateless = claims.type === SERVICE_TOKEN_TYPE || claims.type === SESSION_TOKEN_TYPE
+    if (!stateless && !(await this.active(claims.jti, token))) {
       throw new UnauthorizedError('Unauthorized: the bearer token has been revoked')
     }
     return { actor: claims.sub, tokenId: claims.jti, claims }
@@ -182,9 +225,55 @@ export class TokenService {
     return token
   }
 
+  /**
+   * A SESSION token for a signed-in user, as GMS's `/auth/generateSessionTokenForUser` mints
+   * for DataHub's frontend: stateless (no token entity), valid for `ttlMs`.
+   */
+  sessionToken(userUrn: string, ttlMs: number = SESSION_TOKEN_TTL_MS): string {
+    const actor = parseUrn(userUrn)
+    const now = this.now()
+    return signJwt(
+      {
+        sub: userUrn,
+        jti: randomUUID(),
+        iat: Math.floor(now / 1000),
+        nbf: Math.floor(now / 1000),
+        exp: Math.floor((now + ttlMs) / 1000),
+        iss: TOKEN_ISSUER,
+        type: SESSION_TOKEN_TYPE,
+        actorType: 'USER',
+        actorId: actor.parts.join(','),
+        version: '2',
+      },
+      this.secret,
+    )
+  }
+
   /** Forgets the cached state of a token (after revoking it here). */
   forget(tokenId: string): void {
     this.cache.delete(tokenId)
+  }
+
+  /** `Basic <id>:<secret>` (DataHub's form), or the base64 of `<id>:<secret>` (RFC 7617). */
+  private authenticateSystemClient(client: SystemClient, credentials: string): Principal {
+    const raw = credentials.includes(':') ? credentials : Buffer.from(credentials, 'base64').toString('utf8')
+    const expected = `${client.id}:${client.secret}`
+    const a = createHash('sha256').update(raw).digest()
+    const b = createHash('sha256').update(expected).digest()
+    if (!timingSafeEqual(a, b)) throw new UnauthorizedError('Unauthorized: invalid system client credentials')
+    const actor = `urn:li:corpuser:${client.id}`
+    const iat = Math.floor(this.now() / 1000)
+    const claims: TokenClaims = {
+      sub: actor,
+      jti: SYSTEM_CLIENT_TOKEN_ID,
+      iat,
+      iss: TOKEN_ISSUER,
+      type: 'SYSTEM',
+      actorType: 'USER',
+      actorId: client.id,
+      version: '2',
+    }
+    return { actor, tokenId: SYSTEM_CLIENT_TOKEN_ID, claims }
   }
 
   private async active(tokenId: string, token: string): Promise<boolean> {

@@ -22,6 +22,14 @@ export const ConfigSchema = Type.Object({
   CATALOG_TOKEN_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   /** DataHub's REST_API_AUTHORIZATION_ENABLED: REST reads and searches checked against the policies too. */
   CATALOG_REST_API_AUTHORIZATION: Type.Union([Type.Literal('on'), Type.Literal('off')]),
+  /** DataHub's DATAHUB_SYSTEM_CLIENT_ID: the id DataHub's frontend authenticates to GMS with. */
+  CATALOG_SYSTEM_CLIENT_ID: Type.String({ pattern: '^[A-Za-z0-9_.@-]{1,128}$' }),
+  /** DataHub's DATAHUB_SYSTEM_CLIENT_SECRET; unset: `Authorization: Basic` system credentials are refused. */
+  CATALOG_SYSTEM_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 16 })),
+  /** DataHub's SECRET_SERVICE_ENCRYPTION_KEY: encrypts native users' salts and invite tokens (default: the token secret). */
+  CATALOG_SECRET_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** DataHub's SESSION_TOKEN_DURATION_MS: lifetime of the session tokens minted for its frontend. */
+  CATALOG_SESSION_TOKEN_TTL_MS: Type.Integer({ minimum: 60_000 }),
   CATALOG_STORE: Type.Union([Type.Literal('sqlite'), Type.Literal('neo4j')]),
   CATALOG_SEARCH: Type.Union([Type.Literal('sqlite'), Type.Literal('meilisearch')]),
   CATALOG_METADATA_URL: Type.Optional(Url),
@@ -54,6 +62,8 @@ const DEFAULTS: Record<string, string> = {
   CATALOG_LOG_REQUESTS: 'off',
   CATALOG_AUTH: 'on',
   CATALOG_REST_API_AUTHORIZATION: 'on',
+  CATALOG_SYSTEM_CLIENT_ID: '__datahub_system',
+  CATALOG_SESSION_TOKEN_TTL_MS: '2592000000',
   CATALOG_STORE: 'sqlite',
   CATALOG_SEARCH: 'sqlite',
   CATALOG_LINEAGE_MAX_HOPS: '10',
@@ -134,5 +144,18 @@ export function configOrExit(): Config {
     for (const line of err.message.split('\n'))
       process.stderr.write(`catalog: invalid configuration: ${line}\n`)
     process.exit(2)
+  }
+}
+
+/** The system client settings `bootstrapAuth` takes, when a system client secret is configured. */
+export function systemClientOf(config: Config): {
+  systemClient?: { id: string; secret: string }
+  encryptionKey?: string
+} {
+  return {
+    ...(config.CATALOG_SYSTEM_CLIENT_SECRET
+      ? { systemClient: { id: config.CATALOG_SYSTEM_CLIENT_ID, secret: config.CATALOG_SYSTEM_CLIENT_SECRET } }
+      : {}),
+    ...(config.CATALOG_SECRET_ENCRYPTION_KEY ? { encryptionKey: config.CATALOG_SECRET_ENCRYPTION_KEY } : {}),
   }
 }

@@ -1,5 +1,5 @@
 import { httpActiveCheck, loadOrCreateSecret, TokenService } from '@catalog/auth'
-import type { Config } from '@catalog/config'
+import { type Config, systemClientOf } from '@catalog/config'
 import type { Logger } from 'pino'
 import type { GatewayAuth } from '../app.js'
 
@@ -20,6 +20,6 @@ export function remoteGatewayAuth(config: Config, metadataUrl: string, log: Logg
   }
   return {
     enabled: config.CATALOG_AUTH === 'on',
-    tokens: new TokenService(secret.secret, httpActiveCheck(metadataUrl)),
+    tokens: new TokenService(secret.secret, httpActiveCheck(metadataUrl), systemClientOf(config)),
   }
 }

@@ -100,6 +100,24 @@ async function revokeToken(a: Args, facts: MutationFacts): Promise<MutationCheck
   return { requirements: platform('MANAGE_ACCESS_TOKENS') }
 }
 
+/** DataHub's `ViewUtils.canCreateView`: a personal view is anyone's; a global one needs MANAGE_GLOBAL_VIEWS. */
+function createView(a: Args): readonly Requirement[] {
+  return input(a).viewType === 'PERSONAL' ? [] : platform('MANAGE_GLOBAL_VIEWS')
+}
+
+/**
+ * DataHub's `ViewUtils.canUpdateView`: its creator, or for a global view MANAGE_GLOBAL_VIEWS;
+ * nobody else (an absent view is left to the resolver's "does not exist").
+ */
+async function updateView(a: Args, facts: MutationFacts): Promise<MutationCheck> {
+  const urn = strOf(a.urn)
+  if (!urn) return { requirements: platform('MANAGE_GLOBAL_VIEWS') }
+  const info = await facts.read(urn, 'dataHubViewInfo')
+  const creator = (info?.created as { actor?: unknown } | undefined)?.actor
+  if (!info || creator === facts.actor) return { requirements: [] }
+  return { requirements: info.type === 'GLOBAL' ? platform('MANAGE_GLOBAL_VIEWS') : [{ anyOf: [] }] }
+}
+
 /**
  * Every GraphQL mutation of DataHub's schema this catalog knows the rule of, keyed by name:
  * the privileges its DataHub resolver checks, on the resources named by its input. A name
@@ -230,6 +248,9 @@ const RULES: Readonly<Record<string, Rule>> = {
   updateStructuredProperty: PROPERTIES_ADMIN,
   deleteStructuredProperty: PROPERTIES_ADMIN,
   updateGlobalViewsSettings: () => platform('MANAGE_GLOBAL_VIEWS'),
+  createView,
+  updateView,
+  deleteView: updateView,
   updateDocPropagationSettings: () => platform('MANAGE_GLOBAL_SETTINGS'),
   updateApplicationsSettings: () => platform('MANAGE_GLOBAL_SETTINGS'),
 }

@@ -1,0 +1,6 @@
+export * from './credential-read-guard.js'
+export * from './credential-records.js'
+export * from './invite-token-service.js'
+export * from './native-auth.js'
+export * from './native-user-service.js'
+export * from './secret-cipher.js'
