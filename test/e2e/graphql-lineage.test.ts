@@ -14,6 +14,8 @@ const DELETED = ds('hive', 'fct_users_deleted')
 const CHART_1 = 'urn:li:chart:(looker,baz1)'
 const CHART_2 = 'urn:li:chart:(looker,baz2)'
 const DASHBOARD = 'urn:li:dashboard:(looker,baz)'
+const TASK_123 = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,dag_abc,PROD),task_123)'
+const TASK_456 = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,dag_abc,PROD),task_456)'
 
 async function gql(app: CatalogServer, query: string, variables: Json = {}): Promise<Json> {
   const res = await app.inject({ method: 'POST', url: '/api/graphql', payload: { query, variables } })
@@ -65,16 +67,18 @@ t.test('lineage over GraphQL on the bootstrap example', async (t) => {
     t.same(
       hits(up),
       [
+        [TASK_456, 1],
         [CREATED, 1],
         [LOGGING, 1],
+        [TASK_123, 2],
         [HIVE, 2],
         [HDFS, 3],
         [KAFKA, 4],
       ],
-      'the datasets upstream (jobs are not served by this GraphQL API)',
+      'the datasets and the jobs upstream',
     )
-    t.same([up.start, up.count, up.total, up.isPartial], [0, 5, 5, false])
-    const kafka = up.searchResults[4]
+    t.same([up.start, up.count, up.total, up.isPartial], [0, 7, 7, false])
+    const kafka = up.searchResults[6]
     t.same(
       kafka.paths[0].path.map((e: Json) => e.urn),
       [DELETED, LOGGING, HIVE, HDFS, KAFKA],
@@ -82,13 +86,14 @@ t.test('lineage over GraphQL on the bootstrap example', async (t) => {
     t.same([kafka.entity.type, kafka.degrees, kafka.explored], ['DATASET', [4], true])
     const facets = new Map(up.facets.map((f: Json) => [f.field, f]))
     t.same((facets.get('degree') as Json).aggregations, [
-      { value: '1', count: 2 },
-      { value: '2', count: 1 },
+      { value: '1', count: 3 },
+      { value: '2', count: 2 },
       { value: '3+', count: 2 },
     ])
     t.equal((facets.get('degree') as Json).displayName, 'Degree')
     t.same((facets.get('platform') as Json).aggregations, [
       { value: 'urn:li:dataPlatform:hive', count: 3 },
+      { value: 'urn:li:dataPlatform:airflow', count: 2 },
       { value: 'urn:li:dataPlatform:hdfs', count: 1 },
       { value: 'urn:li:dataPlatform:kafka', count: 1 },
     ])
@@ -108,12 +113,16 @@ t.test('lineage over GraphQL on the bootstrap example', async (t) => {
   t.test('the degree filter bounds the hops, as DataHub reads it (1, 2, 3+)', async (t) => {
     const one = await search(app, { urn: DELETED, direction: 'UPSTREAM', orFilters: degreeOnly(['1']) })
     t.same(hits(one), [
+      [TASK_456, 1],
       [CREATED, 1],
       [LOGGING, 1],
     ])
     t.equal(one.isPartial, true, 'a walk cut at one hop with more beyond says so')
     const two = await search(app, { urn: DELETED, direction: 'UPSTREAM', orFilters: degreeOnly(['2']) })
-    t.same(hits(two), [[HIVE, 2]])
+    t.same(hits(two), [
+      [TASK_123, 2],
+      [HIVE, 2],
+    ])
     const far = await search(app, { urn: DELETED, direction: 'UPSTREAM', orFilters: degreeOnly(['3+']) })
     t.same(hits(far), [
       [HDFS, 3],
@@ -151,10 +160,10 @@ t.test('lineage over GraphQL on the bootstrap example', async (t) => {
     t.same(hits(q), [[KAFKA, 4]])
     const page = await search(app, { urn: DELETED, direction: 'UPSTREAM', start: 1, count: 2 })
     t.same(hits(page), [
+      [CREATED, 1],
       [LOGGING, 1],
-      [HIVE, 2],
     ])
-    t.same([page.start, page.count, page.total], [1, 2, 5])
+    t.same([page.start, page.count, page.total], [1, 2, 7])
   })
 
   t.test('scrollAcrossLineage pages by scroll id to the end', async (t) => {
@@ -167,13 +176,13 @@ t.test('lineage over GraphQL on the bootstrap example', async (t) => {
       })
       t.notOk(body.errors)
       const page = body.data.scrollAcrossLineage
-      t.equal(page.total, 5)
+      t.equal(page.total, 7)
       seen.push(...page.searchResults.map((r: Json) => r.entity.urn))
       scrollId = page.nextScrollId
       calls++
     } while (scrollId && calls < 10)
-    t.equal(calls, 3)
-    t.same(seen, [CREATED, LOGGING, HIVE, HDFS, KAFKA])
+    t.equal(calls, 4)
+    t.same(seen, [TASK_456, CREATED, LOGGING, TASK_123, HIVE, HDFS, KAFKA])
     const bad = await gql(app, SCROLL, { input: { urn: DELETED, direction: 'UPSTREAM', scrollId: 'nope' } })
     t.equal(bad.errors[0].message, 'Invalid scrollId: nope')
   })
@@ -226,11 +235,11 @@ t.test('lineage over GraphQL on the bootstrap example', async (t) => {
     t.same(
       all.relationships.map((r: Json) => [r.type, r.entity?.urn ?? null]),
       [
-        ['Produces', null],
+        ['Produces', TASK_456],
         ['DownstreamOf', CREATED],
         ['DownstreamOf', LOGGING],
       ],
-      'the job producing the dataset is upstream; its type is not served here, so no entity',
+      'the job producing the dataset is upstream',
     )
     const page = await lineage(DELETED, { direction: 'UPSTREAM', start: 2, count: 1 })
     t.same([page.start, page.count, page.total], [2, 1, 3])
@@ -266,11 +275,11 @@ t.test('lineage over GraphQL on the bootstrap example', async (t) => {
     const urns = (r: Json) => r.relationships.map((x: Json) => x.entity?.urn ?? x.type)
     t.same(
       [hidden.count, hidden.total, hidden.filtered, urns(hidden)],
-      [1, 2, 1, ['Produces']],
+      [1, 2, 1, [TASK_123]],
       'the ghost is counted in filtered, the job that exists is kept',
     )
     const shown = await lineage(CREATED, { direction: 'UPSTREAM', includeGhostEntities: true })
-    t.same([shown.count, shown.filtered, urns(shown)], [2, 0, ['Produces', GHOST]])
+    t.same([shown.count, shown.filtered, urns(shown)], [2, 0, [TASK_123, GHOST]])
     const timed = await gql(app, LINEAGE, { urn: KAFKA, input: { direction: 'UPSTREAM', endTimeMillis: 5 } })
     t.equal(timed.errors[0].extensions.code, 400)
   })

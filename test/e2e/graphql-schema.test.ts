@@ -111,16 +111,16 @@ t.test('a root field not served yet answers an error naming it, never an invente
   const res = await app.inject({
     method: 'POST',
     url: '/api/graphql',
-    payload: { query: '{ globalViewsSettings { defaultView } listDomains(input: {}) { total } }' },
+    payload: { query: '{ listTests(input: {}) { total } listDomains(input: {}) { total } }' },
   })
   t.equal(res.statusCode, 200)
   const body = JSON.parse(res.body)
-  t.same(body.data, { globalViewsSettings: null, listDomains: null })
+  t.same(body.data, { listTests: null, listDomains: null })
   t.same(
     body.errors.map((e: { message: string; extensions: unknown }) => [e.message, e.extensions]),
     [
       [
-        'Query.globalViewsSettings is not served by this catalog yet',
+        'Query.listTests is not served by this catalog yet',
         { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' },
       ],
       [

@@ -6,6 +6,10 @@ import type {
   LineageQuery,
   MetadataClient,
   MetadataProposal,
+  RelationshipsAnswer,
+  RelationshipsQuery,
+  TimeseriesQuery,
+  UsageAnswer,
 } from './metadata-client.js'
 import { restCall } from './rest-call.js'
 
@@ -73,6 +77,25 @@ export class HttpMetadataClient implements MetadataClient {
       value: LineageAnswer
     }
     return body.value
+  }
+
+  async relationships(query: RelationshipsQuery): Promise<RelationshipsAnswer> {
+    const { urn, direction, types, start = 0, count = 100 } = query
+    const path = `/relationships?urn=${enc(urn)}&direction=${direction}&types=List(${types.map(enc).join(',')})&start=${start}&count=${count}`
+    return (await this.call('GET', path)) as RelationshipsAnswer
+  }
+
+  async timeseries(query: TimeseriesQuery): Promise<AspectValue[]> {
+    const body = (await this.call('POST', '/aspects?action=getTimeseriesAspectValues', query)) as {
+      value: { values: { aspect: { value: string } }[] }
+    }
+    return body.value.values.map((v) => JSON.parse(v.aspect.value) as AspectValue)
+  }
+
+  async usage(resource: string, range: string): Promise<UsageAnswer> {
+    const payload = { resource, duration: 'DAY', rangeFromEnd: range }
+    return ((await this.call('POST', '/usageStats?action=queryRange', payload)) as { value: UsageAnswer })
+      .value
   }
 
   private async aspect(urn: string, aspect: string, version: number): Promise<AspectValue | undefined> {

@@ -6,6 +6,10 @@ import type {
   LineageQuery,
   MetadataClient,
   MetadataProposal,
+  RelationshipsAnswer,
+  RelationshipsQuery,
+  TimeseriesQuery,
+  UsageAnswer,
 } from './metadata-client.js'
 
 /** {@link MetadataClient} over the metadata services of this process. */
@@ -49,5 +53,18 @@ export class InProcessMetadataClient implements MetadataClient {
 
   lineage(query: LineageQuery): Promise<LineageAnswer> {
     return this.services.lineage.lineage(query)
+  }
+
+  relationships(query: RelationshipsQuery): Promise<RelationshipsAnswer> {
+    return this.services.lineage.relationships(query)
+  }
+
+  async timeseries(query: TimeseriesQuery): Promise<AspectValue[]> {
+    const answer = await this.services.timeseries.values(query)
+    return answer.values.map((v) => JSON.parse(v.aspect.value) as AspectValue)
+  }
+
+  usage(resource: string, range: string): Promise<UsageAnswer> {
+    return this.services.usage.queryRange(resource, 'DAY', range as 'ALL')
   }
 }

@@ -50,6 +50,48 @@ export interface LineageAnswer {
   }[]
 }
 
+/** A one-hop relationships query (`GET /relationships`). */
+export interface RelationshipsQuery {
+  readonly urn: string
+  readonly direction: 'INCOMING' | 'OUTGOING' | 'UNDIRECTED'
+  readonly types: readonly string[]
+  readonly start?: number
+  readonly count?: number
+}
+
+/** One page of an entity's relationships, ordered by type, then entity URN. */
+export interface RelationshipsAnswer {
+  readonly start: number
+  readonly count: number
+  readonly total: number
+  readonly relationships: readonly { readonly type: string; readonly entity: string }[]
+}
+
+/** A time-series read (`POST /aspects?action=getTimeseriesAspectValues` body). */
+export interface TimeseriesQuery {
+  readonly urn: string
+  readonly entity: string
+  readonly aspect: string
+  readonly startTimeMillis?: number
+  readonly endTimeMillis?: number
+  readonly limit?: number
+  /** DataHub's `Filter` (legacy `criteria` form): criteria on fields of the value. */
+  readonly filter?: {
+    criteria: { field: string; values: string[]; condition?: string; negated?: boolean }[]
+  }
+}
+
+/** DataHub's `UsageQueryResult` (`/usageStats?action=queryRange`), as stored aggregates give it. */
+export interface UsageAnswer {
+  readonly buckets: readonly {
+    readonly bucket: number
+    readonly duration: string
+    readonly resource: string
+    readonly metrics: AspectValue
+  }[]
+  readonly aggregations: AspectValue
+}
+
 /**
  * What the GraphQL resolvers need from the metadata service. One implementation calls the
  * in-process services (one-process mode), the other the metadata service's REST endpoints
@@ -67,4 +109,10 @@ export interface MetadataClient {
   ingestProposals(proposals: readonly MetadataProposal[], actor: string): Promise<void>
   /** Bounded multi-hop lineage from an entity. */
   lineage(query: LineageQuery): Promise<LineageAnswer>
+  /** One page of the entities at the other end of an entity's edges of the given types. */
+  relationships(query: RelationshipsQuery): Promise<RelationshipsAnswer>
+  /** Time-series values of one entity, newest first. */
+  timeseries(query: TimeseriesQuery): Promise<AspectValue[]>
+  /** Daily usage of a dataset over a range ending now (`HOUR` ... `ALL`). */
+  usage(resource: string, range: string): Promise<UsageAnswer>
 }

@@ -1,6 +1,7 @@
 import { CHART_TYPES } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { LoadedEntity } from '../entity-loader.js'
+import { parents } from './associations.js'
 import {
   auditStamp,
   customProperties,
@@ -116,6 +117,7 @@ function mapGlossaryTerm(e: LoadedEntity): Mapped {
     hierarchicalName: id,
     properties,
     glossaryTermInfo: properties,
+    parentNodes: parents('nodes', info?.parentNode, 'glossaryNodeInfo', 'parentNode'),
     ownership: ownership(e.aspects.ownership, e.urn),
     deprecation: deprecation(e.aspects.deprecation),
     institutionalMemory: institutionalMemory(e.aspects.institutionalMemory, e.urn),

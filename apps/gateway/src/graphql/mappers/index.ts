@@ -1,3 +1,11 @@
+import { withContext } from './associations.js'
+import {
+  CONTAINER_MAPPING,
+  DATA_PRODUCT_MAPPING,
+  DOMAIN_MAPPING,
+  GLOSSARY_NODE_MAPPING,
+} from './containers.js'
+import { DATA_FLOW_MAPPING, DATA_JOB_MAPPING } from './data-process.js'
 import { DATASET_MAPPING } from './dataset.js'
 import {
   ACCESS_TOKEN_MAPPING,
@@ -19,23 +27,33 @@ import {
 import type { EntityMapping } from './types.js'
 
 /** Registry entity name -> its GraphQL mapping: every entity type the GraphQL API serves. */
-export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map([
-  ['dataset', DATASET_MAPPING],
-  ['tag', TAG_MAPPING],
-  ['corpuser', CORP_USER_MAPPING],
-  ['corpGroup', CORP_GROUP_MAPPING],
-  ['chart', CHART_MAPPING],
-  ['dashboard', DASHBOARD_MAPPING],
-  ['glossaryTerm', GLOSSARY_TERM_MAPPING],
-  ['dataPlatform', DATA_PLATFORM_MAPPING],
-  ['ownershipType', OWNERSHIP_TYPE_MAPPING],
-  ['dataHubAccessToken', ACCESS_TOKEN_MAPPING],
-  ['mlFeature', ML_FEATURE_MAPPING],
-  ['mlPrimaryKey', ML_PRIMARY_KEY_MAPPING],
-  ['mlFeatureTable', ML_FEATURE_TABLE_MAPPING],
-  ['mlModel', ML_MODEL_MAPPING],
-  ['mlModelGroup', ML_MODEL_GROUP_MAPPING],
-])
+export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
+  (
+    [
+      ['dataset', DATASET_MAPPING],
+      ['tag', TAG_MAPPING],
+      ['corpuser', CORP_USER_MAPPING],
+      ['corpGroup', CORP_GROUP_MAPPING],
+      ['chart', CHART_MAPPING],
+      ['dashboard', DASHBOARD_MAPPING],
+      ['glossaryTerm', GLOSSARY_TERM_MAPPING],
+      ['dataPlatform', DATA_PLATFORM_MAPPING],
+      ['ownershipType', OWNERSHIP_TYPE_MAPPING],
+      ['dataHubAccessToken', ACCESS_TOKEN_MAPPING],
+      ['mlFeature', ML_FEATURE_MAPPING],
+      ['mlPrimaryKey', ML_PRIMARY_KEY_MAPPING],
+      ['mlFeatureTable', ML_FEATURE_TABLE_MAPPING],
+      ['mlModel', ML_MODEL_MAPPING],
+      ['mlModelGroup', ML_MODEL_GROUP_MAPPING],
+      ['dataFlow', DATA_FLOW_MAPPING],
+      ['dataJob', DATA_JOB_MAPPING],
+      ['container', CONTAINER_MAPPING],
+      ['domain', DOMAIN_MAPPING],
+      ['dataProduct', DATA_PRODUCT_MAPPING],
+      ['glossaryNode', GLOSSARY_NODE_MAPPING],
+    ] as const
+  ).map(([name, mapping]) => [name, withContext(mapping)]),
+)
 
 export type { Mapped } from './common.js'
 export type { EntityMapping, FieldContext, FieldFn } from './types.js'

@@ -5,6 +5,8 @@ import type { Mapped } from './common.js'
 /** What a field computed on demand may use. */
 export interface FieldContext {
   readonly client: MetadataClient
+  /** This request's entities, loaded in batches (ancestor walks read through it). */
+  readonly graph: { readonly loader: { load(urn: string): Promise<LoadedEntity> } }
 }
 
 /** A field computed on demand from its arguments (`schemaMetadata(version:)`, `exists`). */

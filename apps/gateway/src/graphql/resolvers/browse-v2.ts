@@ -3,7 +3,8 @@ import { type GraphQLResolveInfo, isObjectType } from 'graphql'
 import type { CatalogContext } from '../context.js'
 import { typeNameOf } from './entities.js'
 import { searchOf } from './search.js'
-import { type Flags, type OrFilters, refuseView, toFilter, toFlags } from './search-input.js'
+import { type Flags, type OrFilters, toFlags } from './search-input.js'
+import { applyView, filterOf } from './view-apply.js'
 
 /** DataHub's page size and first group when `count` / `start` are not given. */
 const DEFAULT_COUNT = 10
@@ -41,7 +42,8 @@ export const browseV2Queries = {
   /**
    * As DataHub's `BrowseV2Resolver`: `types` win over `type`, neither browses DataHub's browse
    * entity types; `total` is the number of groups, `metadata.totalNumEntities` the entities
-   * under the path; a group whose id is a URN carries that entity. Views are refused.
+   * under the path; a group whose id is a URN carries that entity. A view narrows the
+   * entity types and joins its filter to `orFilters`.
    */
   browseV2: async (
     _: unknown,
@@ -49,14 +51,20 @@ export const browseV2Queries = {
     ctx: CatalogContext,
     info: GraphQLResolveInfo,
   ) => {
-    refuseView(input.viewUrn)
+    const { entities, filter } = await applyView(
+      ctx,
+      input.viewUrn,
+      entityNamesOf(ctx, input),
+      filterOf(input.orFilters),
+    )
+    if (entities.length === 0) return emptyBrowse(input)
     const answer = await searchOf(ctx).browseV2({
-      entities: entityNamesOf(ctx, input),
+      entities,
       path: input.path ?? [],
       input: input.query ?? '*',
       start: input.start ?? DEFAULT_START,
       count: input.count ?? DEFAULT_COUNT,
-      ...toFilter(input.orFilters),
+      ...(filter ? { filter } : {}),
       searchFlags: toFlags(input.searchFlags),
     })
     return {
@@ -75,6 +83,12 @@ export const browseV2Queries = {
       },
     }
   },
+}
+
+/** No group: a view leaves no entity type to browse. */
+function emptyBrowse(input: BrowseV2Input) {
+  const metadata = { path: [...(input.path ?? [])], totalNumEntities: 0 }
+  return { groups: [], start: input.start ?? DEFAULT_START, count: 0, total: 0, metadata }
 }
 
 /** Registry names of the browsed `EntityType` symbols. */

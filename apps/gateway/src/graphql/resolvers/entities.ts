@@ -4,7 +4,29 @@ import type { CatalogContext } from '../context.js'
 import { GRAPHQL_LIMITS } from '../limits.js'
 import type { EntitySource } from '../mappers/common.js'
 import { type FieldFn, MAPPINGS } from '../mappers/index.js'
+import { containerEntities, domainEntities } from './entity-fields/member-entities.js'
+import { entityPrivileges } from './entity-fields/privileges.js'
+import { entityRelationships } from './entity-fields/relationships.js'
+import { datasetProfilesField, operationsField } from './entity-fields/timeseries.js'
+import { usageStatsField } from './entity-fields/usage-stats.js'
 import { entityLineage } from './lineage-field.js'
+
+/** Fields answered by their own resolver (a read of their own), on every type declaring them. */
+const OWN_RESOLVERS: Readonly<Record<string, unknown>> = {
+  lineage: entityLineage,
+  relationships: entityRelationships,
+  privileges: entityPrivileges,
+}
+/** Fields of one type answered by their own resolver: type name -> field -> resolver. */
+const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  Dataset: {
+    datasetProfiles: datasetProfilesField,
+    operations: operationsField,
+    usageStats: usageStatsField,
+  },
+  Container: { entities: containerEntities },
+  Domain: { entities: domainEntities },
+}
 
 type Resolver = (source: never, args: never, ctx: CatalogContext) => unknown
 export type Resolvers = Record<string, Record<string, unknown>>
@@ -68,7 +90,7 @@ export function entityQueries(): Record<string, unknown> {
 
 /**
  * Field resolvers of every entity type, derived from the schema: `urn` comes from the
- * reference, `type` from the URN, `lineage` from the metadata service's lineage walk, every other field from the entity's mapped object, loaded
+ * reference, `type` from the URN, `lineage`, `relationships` and the time series from their own reads, every other field from the entity's mapped object, loaded
  * (in batches) only when a field needs it. A field the mapper does not fill answers null.
  */
 export function entityFieldResolvers(schema: GraphQLSchema): Resolvers {
@@ -82,8 +104,9 @@ export function entityFieldResolvers(schema: GraphQLSchema): Resolvers {
         fields.type = () => mapping.entityType
         continue
       }
-      if (name === 'lineage') {
-        fields.lineage = entityLineage
+      const own = TYPE_RESOLVERS[mapping.typeName]?.[name] ?? OWN_RESOLVERS[name]
+      if (own) {
+        fields[name] = own
         continue
       }
       fields[name] = async (source: EntitySource, args: Record<string, unknown>, ctx: CatalogContext) => {

@@ -5,11 +5,14 @@ import { descriptionMutations } from '../mutations/description.js'
 import { domainMutations } from '../mutations/domains.js'
 import { glossaryMutations } from '../mutations/glossary.js'
 import { linkMutations } from '../mutations/links.js'
+import { nativeUserMutations, nativeUserQueries } from '../mutations/native-users.js'
 import { ownerMutations } from '../mutations/owners.js'
+import { postMutations } from '../mutations/posts.js'
 import { tagMutations } from '../mutations/tags.js'
 import { termMutations } from '../mutations/terms.js'
 import { datasetMutations } from '../mutations/update-dataset.js'
 import { nameMutations } from '../mutations/update-name.js'
+import { viewMutations } from '../mutations/views.js'
 import { LongScalar } from '../scalars.js'
 import { appConfigQueries } from './app-config.js'
 import { autocompleteQueries } from './autocomplete.js'
@@ -19,8 +22,12 @@ import { abstractTypeResolvers, entityFieldResolvers, entityQueries, type Resolv
 import { lineageQueries } from './lineage.js'
 import { meQueries } from './me.js'
 import { notServedResolvers } from './not-served.js'
+import { postQueries } from './posts.js'
+import { quickFilterQueries } from './quick-filters.js'
+import { recommendationQueries } from './recommendations.js'
 import { searchQueries } from './search.js'
 import { stepStateQueries } from './step-states.js'
+import { viewQueries } from './views.js'
 
 /** Every resolver of the GraphQL API, for DataHub's `schema`. */
 export function buildResolvers(schema: GraphQLSchema): Resolvers {
@@ -28,6 +35,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
     Query: {
       ...entityQueries(),
       ...accessTokenQueries,
+      ...nativeUserQueries,
       ...appConfigQueries,
       ...meQueries,
       ...stepStateQueries,
@@ -36,6 +44,10 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...lineageQueries,
       ...browseQueries,
       ...browseV2Queries,
+      ...viewQueries,
+      ...postQueries,
+      ...quickFilterQueries,
+      ...recommendationQueries,
     },
     Mutation: {
       ...datasetMutations,
@@ -49,6 +61,9 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...nameMutations,
       ...deprecationMutations,
       ...accessTokenMutations,
+      ...nativeUserMutations,
+      ...viewMutations,
+      ...postMutations,
     },
   }
   const missing = notServedResolvers(schema, served)

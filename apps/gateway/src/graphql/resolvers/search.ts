@@ -1,5 +1,5 @@
 import { InvalidInputError, UnavailableError } from '@catalog/core'
-import type { SearchAcrossBody, SearchClient } from '../clients/search-client.js'
+import type { SearchAcrossBody, SearchAnswer, SearchClient } from '../clients/search-client.js'
 import type { CatalogContext } from '../context.js'
 import {
   entityName,
@@ -8,14 +8,13 @@ import {
   type FacetFilter,
   type Flags,
   type OrFilters,
-  refuseView,
   type SortInput,
   toFacets,
-  toFilter,
   toFlags,
   toSearchResults,
   toSort,
 } from './search-input.js'
+import { applyView, filterOf } from './view-apply.js'
 
 /** DataHub's page size when `count` is not given. */
 const DEFAULT_COUNT = 10
@@ -38,21 +37,41 @@ export function searchOf(ctx: CatalogContext): SearchClient {
   return ctx.search
 }
 
-function body(input: SearchAcrossInput, entities: string[], start: number): SearchAcrossBody {
-  refuseView(input.viewUrn)
+/** The search of `input` with its view applied (DataHub ignores a view that does not exist). */
+async function body(
+  ctx: CatalogContext,
+  input: SearchAcrossInput,
+  types: string[],
+  start: number,
+): Promise<SearchAcrossBody> {
+  const { entities, filter } = await applyView(
+    ctx,
+    input.viewUrn,
+    types,
+    filterOf(input.orFilters, input.filters),
+  )
   return {
     input: input.query,
     entities,
     start,
     count: input.count ?? DEFAULT_COUNT,
-    ...toFilter(input.orFilters, input.filters),
+    ...(filter ? { filter } : {}),
     ...toSort(input.sortInput),
     searchFlags: toFlags(input.searchFlags),
   }
 }
 
+/** The search service's answer; none searched when a view leaves no entity type (DataHub's empty result). */
+function search(ctx: CatalogContext, request: SearchAcrossBody): Promise<SearchAnswer> {
+  if (request.entities.length === 0) {
+    const metadata = { urns: [], matches: [], aggregations: [] }
+    return Promise.resolve({ from: request.start, pageSize: 0, numEntities: 0, metadata })
+  }
+  return searchOf(ctx).searchAcrossEntities(request)
+}
+
 async function results(ctx: CatalogContext, request: SearchAcrossBody) {
-  const answer = await searchOf(ctx).searchAcrossEntities(request)
+  const answer = await search(ctx, request)
   const searchResults = toSearchResults(answer)
   return {
     start: answer.from,
@@ -81,12 +100,15 @@ export function startOf(scrollId: string | null | undefined): number {
 
 /** Root search queries. */
 export const searchQueries = {
-  searchAcrossEntities: (_: unknown, { input }: { input: SearchAcrossInput }, ctx: CatalogContext) =>
-    results(ctx, body(input, entityNames(input.types), input.start ?? 0)),
+  searchAcrossEntities: async (_: unknown, { input }: { input: SearchAcrossInput }, ctx: CatalogContext) =>
+    results(ctx, await body(ctx, input, entityNames(input.types), input.start ?? 0)),
 
   /** One entity type (`SearchInput`). */
-  search: (_: unknown, { input }: { input: SearchAcrossInput & { type: string } }, ctx: CatalogContext) =>
-    results(ctx, body(input, [entityName(input.type)], input.start ?? 0)),
+  search: async (
+    _: unknown,
+    { input }: { input: SearchAcrossInput & { type: string } },
+    ctx: CatalogContext,
+  ) => results(ctx, await body(ctx, input, [entityName(input.type)], input.start ?? 0)),
 
   /** Pages by an opaque scroll id; `nextScrollId` is null on the last page. */
   scrollAcrossEntities: async (
@@ -95,7 +117,7 @@ export const searchQueries = {
     ctx: CatalogContext,
   ) => {
     const start = startOf(input.scrollId)
-    const page = await results(ctx, body(input, entityNames(input.types), start))
+    const page = await results(ctx, await body(ctx, input, entityNames(input.types), start))
     const next = start + (input.count ?? DEFAULT_COUNT)
     return {
       nextScrollId: page.searchResults.length > 0 && next < page.total ? scrollIdOf(next) : null,
@@ -112,29 +134,29 @@ export const searchQueries = {
     { input }: { input: SearchAcrossInput & { facets?: readonly (string | null)[] | null } },
     ctx: CatalogContext,
   ) => {
-    const answer = await searchOf(ctx).searchAcrossEntities({
-      ...body({ ...input, count: 0 }, entityNames(input.types), 0),
-    })
+    const answer = await search(ctx, await body(ctx, { ...input, count: 0 }, entityNames(input.types), 0))
     const wanted = input.facets?.filter((f): f is string => typeof f === 'string')
     const facets = toFacets(answer)
     return { facets: wanted?.length ? facets.filter((f) => wanted.includes(f.field)) : facets }
   },
 
-  /** Entities of each type (every searched type when none are given), zero counts included. */
+  /** Entities of each type (every searched type when none are given) within the view, zero counts included. */
   getEntityCounts: async (
     _: unknown,
     { input }: { input?: { types?: readonly string[] | null; viewUrn?: string | null } | null },
     ctx: CatalogContext,
   ) => {
-    refuseView(input?.viewUrn)
-    const search = searchOf(ctx)
+    const client = searchOf(ctx)
     const counts = await Promise.all(
       entityNames(input?.types).map(async (name) => {
-        const answer = await search.searchAcrossEntities({
+        const { entities, filter } = await applyView(ctx, input?.viewUrn, [name], undefined)
+        if (entities.length === 0) return { entityType: entitySymbol(name), count: 0 }
+        const answer = await client.searchAcrossEntities({
           input: '*',
-          entities: [name],
+          entities,
           start: 0,
           count: 0,
+          ...(filter ? { filter } : {}),
           searchFlags: { skipAggregates: true },
         })
         return { entityType: entitySymbol(name), count: answer.numEntities }

@@ -1,0 +1,246 @@
+import { parseUrn } from '@catalog/core'
+import type { AspectValue } from '../clients/metadata-client.js'
+import { NotServedError } from '../errors.js'
+import { type EntitySource, type Mapped, num, ref, refs, str } from './common.js'
+import { MAPPINGS } from './index.js'
+import type { EntityMapping, FieldContext, FieldFn } from './types.js'
+
+type Json = Record<string, unknown>
+
+const obj = (v: unknown): Json | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+
+/** Most ancestors walked up a `container` or `parentNode` chain (a cycle guard). */
+const MAX_ANCESTORS = 50
+
+/**
+ * `DataPlatformInstance` from a `dataPlatformInstance` aspect or URN, as DataHub's
+ * DataPlatformInstanceAspectMapper: null when the aspect names no instance.
+ */
+export function platformInstance(v: AspectValue | undefined): Mapped | null {
+  return instanceObject(str(v?.instance))
+}
+
+function instanceObject(urn: string | null): Mapped | null {
+  if (!urn) return null
+  try {
+    const parsed = parseUrn(urn)
+    if (parsed.entityType !== 'dataPlatformInstance') return null
+    const [platform, instanceId] = parsed.parts.map(String)
+    return {
+      __typename: 'DataPlatformInstance',
+      urn,
+      type: 'DATA_PLATFORM_INSTANCE',
+      platform: ref(platform, ['dataPlatform']) ?? null,
+      instanceId: instanceId ?? '',
+    }
+  } catch {
+    return null
+  }
+}
+
+/** Whether this GraphQL API serves the entity type of `urn` (read at call time: no import cycle at load). */
+function served(urn: string): boolean {
+  try {
+    return MAPPINGS.has(parseUrn(urn).entityType)
+  } catch {
+    return false
+  }
+}
+
+/** An entity the UI may select by URN: a served entity, a platform instance, or null. */
+function anyEntity(urn: unknown): Mapped | EntitySource | null {
+  if (typeof urn !== 'string') return null
+  return instanceObject(urn) ?? (served(urn) ? { urn } : null)
+}
+
+/** `DomainAssociation` of the first domain of a `domains` aspect (DataHub keeps only one). */
+export function domainAssociation(v: AspectValue | undefined, associatedUrn: string): Mapped | null {
+  const domain = ref(list(v?.domains)[0], ['domain'])
+  return domain ? { domain, associatedUrn } : null
+}
+
+/** The parent `Container` named by a `container` aspect. */
+export function containerRef(v: AspectValue | undefined): EntitySource | null {
+  return ref(v?.container, ['container']) ?? null
+}
+
+/** `BrowsePathV2` from `browsePathsV2`: each entry's id as its name, its URN as its entity. */
+export function browsePathV2(v: AspectValue | undefined): Mapped | null {
+  if (!v) return null
+  return {
+    path: list(v.path)
+      .map((p) => obj(p))
+      .filter((p): p is Json => typeof p?.id === 'string')
+      .map((p) => ({ name: p.id, entity: anyEntity(p.urn) })),
+  }
+}
+
+/** `SiblingProperties` from `siblings`. */
+export function siblings(v: AspectValue | undefined): Mapped | null {
+  if (!v) return null
+  return {
+    isPrimary: typeof v.primary === 'boolean' ? v.primary : null,
+    siblings: (refs(v.siblings) ?? []).map((r) => (served(r.urn) ? r : null)),
+  }
+}
+
+/** `StructuredProperties`: each property's values as `StringValue` or `NumberValue`. */
+export function structuredProperties(v: AspectValue | undefined, associatedUrn: string): Mapped | null {
+  if (!v) return null
+  return {
+    properties: list(v.properties)
+      .map((p) => obj(p))
+      .filter((p): p is Json => typeof p?.propertyUrn === 'string')
+      .map((p) => {
+        const values = list(p.values).map((x) => obj(x))
+        return {
+          structuredProperty: { urn: p.propertyUrn, type: 'STRUCTURED_PROPERTY' },
+          values: values.map((x) =>
+            typeof x?.string === 'string'
+              ? { __typename: 'StringValue', stringValue: x.string }
+              : typeof x?.double === 'number'
+                ? { __typename: 'NumberValue', numberValue: x.double }
+                : null,
+          ),
+          valueEntities: values
+            .map((x) => (typeof x?.string === 'string' && x.string.startsWith('urn:li:') ? x.string : null))
+            .map((u) => (u && served(u) ? { urn: u } : null))
+            .filter((u) => u !== null),
+          associatedUrn,
+        }
+      }),
+  }
+}
+
+function prompts(v: unknown): Mapped[] {
+  return list(v)
+    .map((p) => obj(p))
+    .filter((p): p is Json => typeof p?.id === 'string')
+    .map((p) => {
+      const stamp = obj(p.lastModified)
+      return {
+        id: p.id,
+        lastModified: { time: num(stamp?.time) ?? 0, actor: ref(stamp?.actor) ?? null },
+        fieldAssociations: null,
+      }
+    })
+}
+
+/** `Forms` from `forms`: the form associations with their prompts, and verifications. */
+export function forms(v: AspectValue | undefined, associatedUrn: string): Mapped | null {
+  if (!v) return null
+  const associations = (x: unknown) =>
+    list(x)
+      .map((f) => obj(f))
+      .filter((f): f is Json => typeof f?.urn === 'string')
+      .map((f) => ({
+        form: { urn: f.urn },
+        associatedUrn,
+        incompletePrompts: prompts(f.incompletePrompts),
+        completedPrompts: prompts(f.completedPrompts),
+      }))
+  return {
+    incompleteForms: associations(v.incompleteForms),
+    completedForms: associations(v.completedForms),
+    verifications: list(v.verifications)
+      .map((f) => obj(f))
+      .filter((f): f is Json => typeof f?.form === 'string')
+      .map((f) => {
+        const stamp = obj(f.lastModified)
+        return {
+          form: { urn: f.form },
+          lastModified: stamp ? { time: num(stamp.time) ?? 0, actor: ref(stamp.actor) ?? null } : null,
+        }
+      }),
+  }
+}
+
+/**
+ * An ancestor chain as a field: from `first`, each entity's parent by `parentOf` on its
+ * loaded aspects, nearest first (DataHub's ParentContainersResolver and ParentNodesResolver).
+ */
+export function ancestors(
+  first: EntitySource | null,
+  parentOf: (a: Record<string, AspectValue>) => unknown,
+): FieldFn {
+  return async (_args, ctx) => {
+    const out: EntitySource[] = []
+    const seen = new Set<string>()
+    let next = first
+    while (next && !seen.has(next.urn) && out.length < MAX_ANCESTORS) {
+      seen.add(next.urn)
+      out.push(next)
+      const loaded = await ctx.graph.loader.load(next.urn)
+      const parent = parentOf(loaded.aspects)
+      next = typeof parent === 'string' ? { urn: parent } : null
+    }
+    return out
+  }
+}
+
+/**
+ * `health`, as DataHub's EntityHealthResolver: one entry per kind of signal (active incidents,
+ * failing assertions) the entity has, so none is `[]`. This catalog reads no assertion results
+ * yet, and refuses to guess an incident entry's wording: an entity with active incidents errors.
+ */
+function health(summary: AspectValue | undefined): Mapped[] | FieldFn {
+  const active = [...list(summary?.activeIncidentDetails), ...list(summary?.activeIncidents)]
+  if (active.length === 0) return []
+  return () => {
+    throw new NotServedError('health of an entity with active incidents is not served by this catalog yet')
+  }
+}
+
+/** A `{count, <name>}` result of walking a parent chain from `first` by `aspect.member` (ParentNodesResolver, ParentDomainsResolver). */
+export function parents(name: string, first: unknown, aspect: string, member: string): FieldFn {
+  const walk = ancestors(typeof first === 'string' ? { urn: first } : null, (a) => obj(a[aspect])?.[member])
+  return async (args, ctx) => {
+    const found = (await walk(args, ctx)) as unknown[]
+    return { count: found.length, [name]: found }
+  }
+}
+
+/** The aspects {@link withContext} reads (an entity type without one of them skips it). */
+const CONTEXT_ASPECTS = [
+  'domains',
+  'container',
+  'siblings',
+  'dataPlatformInstance',
+  'browsePathsV2',
+  'structuredProperties',
+  'forms',
+  'incidentsSummary',
+]
+
+/**
+ * A mapping plus the fields many entity types share: `domain`, `container`,
+ * `parentContainers`, `siblings`, `dataPlatformInstance`, `browsePathV2`,
+ * `structuredProperties` and `forms`. A field a type does not declare is never read.
+ */
+export function withContext(mapping: EntityMapping): EntityMapping {
+  return {
+    ...mapping,
+    aspects: [...new Set([...mapping.aspects, ...CONTEXT_ASPECTS])],
+    map: (e) => {
+      const a = e.aspects
+      const container = containerRef(a.container)
+      return {
+        domain: domainAssociation(a.domains, e.urn),
+        container,
+        parentContainers: async (args: Record<string, unknown>, ctx: FieldContext) => {
+          const containers = await ancestors(container, (p) => obj(p.container)?.container)(args, ctx)
+          return { count: (containers as unknown[]).length, containers }
+        },
+        siblings: siblings(a.siblings),
+        dataPlatformInstance: platformInstance(a.dataPlatformInstance),
+        browsePathV2: browsePathV2(a.browsePathsV2),
+        structuredProperties: structuredProperties(a.structuredProperties, e.urn),
+        forms: forms(a.forms, e.urn),
+        health: health(a.incidentsSummary),
+        ...mapping.map(e),
+      }
+    },
+  }
+}
