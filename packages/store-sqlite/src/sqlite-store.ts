@@ -222,7 +222,10 @@ export class SqliteMetadataStore implements MetadataStore {
         else item.reject(item.error)
       }
     }
-    if (!this.walFile) return settle()
+    if (!this.walFile) {
+      settle()
+      return
+    }
     this.walFd ??= openSync(this.walFile, 'r')
     this.syncing++
     this.syncWal(this.walFd, (err) => {
