@@ -4,9 +4,11 @@ import { deprecationMutations } from '../mutations/deprecation.js'
 import { descriptionMutations } from '../mutations/description.js'
 import { domainMutations } from '../mutations/domains.js'
 import { glossaryMutations } from '../mutations/glossary.js'
+import { groupMutations } from '../mutations/groups.js'
 import { linkMutations } from '../mutations/links.js'
 import { nativeUserMutations, nativeUserQueries } from '../mutations/native-users.js'
 import { ownerMutations } from '../mutations/owners.js'
+import { policyMutations } from '../mutations/policies.js'
 import { postMutations } from '../mutations/posts.js'
 import { tagMutations } from '../mutations/tags.js'
 import { termMutations } from '../mutations/terms.js'
@@ -22,11 +24,13 @@ import { abstractTypeResolvers, entityFieldResolvers, entityQueries, type Resolv
 import { lineageQueries } from './lineage.js'
 import { meQueries } from './me.js'
 import { notServedResolvers } from './not-served.js'
+import { policyQueries } from './policies.js'
 import { postQueries } from './posts.js'
 import { quickFilterQueries } from './quick-filters.js'
 import { recommendationQueries } from './recommendations.js'
 import { searchQueries } from './search.js'
 import { stepStateQueries } from './step-states.js'
+import { userGroupQueries } from './users-groups.js'
 import { viewQueries } from './views.js'
 
 /** Every resolver of the GraphQL API, for DataHub's `schema`. */
@@ -48,6 +52,8 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...postQueries,
       ...quickFilterQueries,
       ...recommendationQueries,
+      ...userGroupQueries,
+      ...policyQueries,
     },
     Mutation: {
       ...datasetMutations,
@@ -64,6 +70,8 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...nativeUserMutations,
       ...viewMutations,
       ...postMutations,
+      ...groupMutations,
+      ...policyMutations,
     },
   }
   const missing = notServedResolvers(schema, served)
