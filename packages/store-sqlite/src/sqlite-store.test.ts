@@ -90,6 +90,11 @@ t.test('sqlite: one turn commits a bounded group; the rest waits and counts towa
   t.equal(done, 1500, 'every accepted write is committed')
 })
 
+/** Waits (up to 10 s, in 10 ms steps) until `done()` holds. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+}
+
 t.test(
   'sqlite: with full durability a write is acknowledged only after the WAL is synced, off the loop',
   async (t) => {
@@ -118,7 +123,8 @@ t.test(
       acknowledged = true
       return outcome
     })
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    // Polled, not a fixed wait: on a busy machine a short timer can fire before the commit's turn.
+    await until(() => syncs.length > 0)
     t.equal(syncs.length, 1, 'the committed group asked for one sync of the WAL')
     t.equal(acknowledged, false, 'and is not acknowledged before the sync completes')
     t.ok(
@@ -129,7 +135,7 @@ t.test(
     t.equal((await first).results[0]?.changed, true, 'acknowledged once synced')
 
     const second = write(2)
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await until(() => syncs.length > 1)
     syncs[1]?.done(new Error('EIO: disk gone'))
     await t.rejects(second, /metadata store sync failed: EIO: disk gone/, 'a failed sync refuses the write')
 
