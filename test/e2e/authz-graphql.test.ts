@@ -144,6 +144,35 @@ t.test('an Admin and the root user pass every check', async (t) => {
   }
 })
 
+t.test('an Admin other than root manages the tokens of other users (MANAGE_ACCESS_TOKENS)', async (t) => {
+  const built = await build(t, { auth: true })
+  const carol = await tokenFor(built, CAROL)
+  await assignRole(built, CAROL, 'Admin')
+  const created = await gql(
+    built.app,
+    carol,
+    `mutation { createAccessToken(input: {type: PERSONAL, actorUrn: "${BOB}", duration: ONE_HOUR, name: "for bob"}) { accessToken metadata { id actorUrn ownerUrn } } }`,
+  )
+  t.notOk(created.body.errors, JSON.stringify(created.body.errors?.[0]))
+  const minted = created.body.data?.createAccessToken
+  t.match(minted?.metadata, { actorUrn: BOB, ownerUrn: CAROL }, 'a token for bob, owned by carol')
+  const bob = await tokenFor(built, BOB)
+  const bobs = await gql(
+    built.app,
+    bob,
+    `mutation { createAccessToken(input: {type: PERSONAL, actorUrn: "${BOB}", duration: ONE_HOUR, name: "own"}) { metadata { id } } }`,
+  )
+  const bobsId = bobs.body.data?.createAccessToken?.metadata?.id
+  const revoked = await gql(built.app, carol, `mutation { revokeAccessToken(tokenId: "${bobsId}") }`)
+  t.same(revoked.body, { data: { revokeAccessToken: true } }, 'and revokes a token bob minted for himself')
+  const refused = await gql(
+    built.app,
+    bob,
+    `mutation { revokeAccessToken(tokenId: "${minted?.metadata?.id}") }`,
+  )
+  t.same(refused.body.data?.revokeAccessToken, true, 'the actor of a token may revoke it too, as in DataHub')
+})
+
 const ME =
   '{ me { corpUser { urn } platformPrivileges { managePolicies manageTags createTags generatePersonalAccessTokens viewAnalytics manageIdentities } } }'
 

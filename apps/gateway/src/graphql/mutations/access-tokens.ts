@@ -31,8 +31,10 @@ function tokensOf(ctx: CatalogContext): TokenService {
 
 /**
  * `createAccessToken` (DataHub's shape): mints a token for `actorUrn`, stores its
- * `dataHubAccessToken` entity and returns the token once. A user mints tokens for itself;
- * the root user (`urn:li:corpuser:datahub`, the admin token's actor) for anyone.
+ * `dataHubAccessToken` entity and returns the token once. Who may is checked before this runs,
+ * by DataHub's rule (for oneself with GENERATE_PERSONAL_ACCESS_TOKENS, for anyone with
+ * MANAGE_ACCESS_TOKENS; see `authorize-mutations.ts`); without that authorizer a user mints
+ * tokens for itself and the root user for anyone.
  */
 async function createAccessToken(
   _: unknown,
@@ -46,7 +48,9 @@ async function createAccessToken(
       `Failed to create access token: actorUrn ${input.actorUrn} is not a corpuser urn`,
     )
   }
-  if (ctx.actor !== actor.urn && ctx.actor !== ROOT_ACTOR) throw new ForbiddenError(UNAUTHORIZED_MESSAGE)
+  if (!ctx.authorizer && ctx.actor !== actor.urn && ctx.actor !== ROOT_ACTOR) {
+    throw new ForbiddenError(UNAUTHORIZED_MESSAGE)
+  }
   const ttlMs = ACCESS_TOKEN_DURATIONS[input.duration]
   if (ttlMs === undefined) throw new InvalidInputError(`Unknown access token duration ${input.duration}`)
   const issued = tokens.issue({
@@ -62,7 +66,8 @@ async function createAccessToken(
 
 /**
  * `revokeAccessToken(tokenId)`: hard-deletes the token entity, so every process that
- * verifies tokens refuses it. Its owner, its actor or the root user may revoke it.
+ * verifies tokens refuses it. Its owner or its actor may revoke it, anyone else needs
+ * MANAGE_ACCESS_TOKENS (checked before this runs; without that authorizer, the root user).
  */
 async function revokeAccessToken(
   _: unknown,
@@ -73,7 +78,8 @@ async function revokeAccessToken(
   const entity = (await ctx.client.getEntities([urn], [ACCESS_TOKEN_INFO_ASPECT])).get(urn)
   const info = entity?.aspects[ACCESS_TOKEN_INFO_ASPECT]
   if (!info) throw new NotFoundError(`Access token ${tokenId} does not exist`)
-  if (ctx.actor !== info.ownerUrn && ctx.actor !== info.actorUrn && ctx.actor !== ROOT_ACTOR) {
+  const own = ctx.actor === info.ownerUrn || ctx.actor === info.actorUrn
+  if (!ctx.authorizer && !own && ctx.actor !== ROOT_ACTOR) {
     throw new ForbiddenError(UNAUTHORIZED_MESSAGE)
   }
   await write(ctx, [tokenDeleteProposal(tokenId)])
