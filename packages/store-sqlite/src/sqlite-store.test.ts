@@ -21,26 +21,31 @@ runStoreContract(t, 'sqlite', {
   },
 })
 
+/** One write of a user's `status` aspect (`urn:li:corpuser:<name>`) to `store`. */
+function writeStatus(store: SqliteMetadataStore, name: string) {
+  const created = { time: 1, actor: 'urn:li:corpuser:datahub' }
+  return store.write({
+    mutations: [
+      {
+        kind: 'upsert',
+        urn: `urn:li:corpuser:${name}`,
+        entityType: 'corpuser',
+        aspect: 'status',
+        value: { removed: false },
+        created,
+        edges: [],
+      },
+    ],
+    created,
+  })
+}
+
 t.test(
   'sqlite: writes beyond the pending limit are refused with OverloadedError, not queued without bound',
   async (t) => {
     const store = new SqliteMetadataStore({ file: join(dir, 'overload.db'), maxPendingWrites: 2 })
     t.teardown(() => store.close())
-    const write = (i: number) =>
-      store.write({
-        mutations: [
-          {
-            kind: 'upsert',
-            urn: `urn:li:corpuser:u${i}`,
-            entityType: 'corpuser',
-            aspect: 'status',
-            value: { removed: false },
-            created: { time: 1, actor: 'urn:li:corpuser:datahub' },
-            edges: [],
-          },
-        ],
-        created: { time: 1, actor: 'urn:li:corpuser:datahub' },
-      })
+    const write = (i: number) => writeStatus(store, `u${i}`)
     const results = await Promise.allSettled([0, 1, 2, 3].map(write))
     t.same(
       results.map((r) => r.status),
@@ -61,22 +66,7 @@ t.test('sqlite: one turn commits a bounded group; the rest waits and counts towa
     durability: 'normal',
   })
   t.teardown(() => store.close())
-  const created = { time: 1, actor: 'urn:li:corpuser:datahub' }
-  const write = (i: number) =>
-    store.write({
-      mutations: [
-        {
-          kind: 'upsert',
-          urn: `urn:li:corpuser:g${i}`,
-          entityType: 'corpuser',
-          aspect: 'status',
-          value: { removed: false },
-          created,
-          edges: [],
-        },
-      ],
-      created,
-    })
+  const write = (i: number) => writeStatus(store, `g${i}`)
   let done = 0
   const first = Array.from({ length: 1500 }, (_, i) => write(i).then(() => done++))
   await new Promise((resolve) => setImmediate(resolve))
@@ -103,21 +93,7 @@ t.test(
     const store = new SqliteMetadataStore({ file, syncWal: (fd, done) => syncs.push({ fd, done }) })
     t.teardown(() => store.close())
     const created = { time: 1, actor: 'urn:li:corpuser:datahub' }
-    const write = (i: number) =>
-      store.write({
-        mutations: [
-          {
-            kind: 'upsert',
-            urn: `urn:li:corpuser:s${i}`,
-            entityType: 'corpuser',
-            aspect: 'status',
-            value: { removed: false },
-            created,
-            edges: [],
-          },
-        ],
-        created,
-      })
+    const write = (i: number) => writeStatus(store, `s${i}`)
     let acknowledged = false
     const first = write(1).then((outcome) => {
       acknowledged = true

@@ -3,7 +3,7 @@ import { InvalidInputError } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import { POST_ASPECT, type PostInfo } from '../resolvers/posts.js'
-import { currentAspect, resolveInput, stampOf, upsert, write } from './support.js'
+import { currentAspect, deleteEntity, resolveInput, stampOf, upsert, write } from './support.js'
 
 interface PostContentInput {
   readonly contentType: string
@@ -77,15 +77,7 @@ async function updatePost(_: unknown, { input }: { input: UpdatePostInput }, ctx
 /** DataHub's `DeletePostResolver`: a hard delete of an existing post. */
 async function deletePost(_: unknown, { urn }: { urn: string }, ctx: CatalogContext) {
   await existingPost(ctx, urn)
-  const ref = resolveInput(ctx, urn)
-  await write(ctx, [
-    {
-      entityType: ref.entity.name,
-      entityUrn: ref.urn,
-      changeType: 'DELETE',
-      aspectName: ref.entity.keyAspect,
-    },
-  ])
+  await write(ctx, [deleteEntity(resolveInput(ctx, urn))])
   return true
 }
 

@@ -28,6 +28,16 @@ export function upsert(ref: EntityRef, aspectName: string, value: AspectValue): 
   }
 }
 
+/** A DELETE proposal of an entity's key aspect: a hard delete of the whole entity. */
+export function deleteEntity(ref: EntityRef): MetadataProposal {
+  return {
+    entityType: ref.entity.name,
+    entityUrn: ref.urn,
+    changeType: 'DELETE',
+    aspectName: ref.entity.keyAspect,
+  }
+}
+
 /** The current value of one aspect, read fresh (not from the request's cache). */
 export async function currentAspect(
   ctx: CatalogContext,

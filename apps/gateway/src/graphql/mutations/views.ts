@@ -6,7 +6,7 @@ import { entityName, type FacetFilter } from '../resolvers/search-input.js'
 import { type Criterion, VIEW_ASPECT, type ViewInfo, viewInfoOf } from '../resolvers/view-apply.js'
 import { GLOBAL_SETTINGS_ASPECT, GLOBAL_SETTINGS_URN, toView } from '../resolvers/views.js'
 import { patch } from './patch.js'
-import { currentAspect, resolveInput, stampOf, upsert, write } from './support.js'
+import { currentAspect, deleteEntity, resolveInput, stampOf, upsert, write } from './support.js'
 
 interface DefinitionInput {
   readonly entityTypes: readonly string[]
@@ -96,15 +96,7 @@ async function updateView(
 /** DataHub's `DeleteViewResolver`: a hard delete of the view. */
 async function deleteView(_: unknown, { urn }: { urn: string }, ctx: CatalogContext): Promise<boolean> {
   await existingView(ctx, urn)
-  const ref = resolveInput(ctx, urn)
-  await write(ctx, [
-    {
-      entityType: ref.entity.name,
-      entityUrn: ref.urn,
-      changeType: 'DELETE',
-      aspectName: ref.entity.keyAspect,
-    },
-  ])
+  await write(ctx, [deleteEntity(resolveInput(ctx, urn))])
   return true
 }
 
