@@ -126,12 +126,15 @@ export class SqliteMetadataStore implements MetadataStore {
       mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 })
       createPrivateFile(options.file)
     }
+    let wal = false
     try {
       this.db = new Database(options.file)
-      this.db.pragma('journal_mode = WAL')
+      const mode = this.db.pragma('journal_mode = WAL', { simple: true })
+      wal = mode === 'wal'
       // WAL + NORMAL: a commit writes the WAL without syncing it; with `full` durability the
       // WAL is then fsynced off the event loop before the group is acknowledged (see `flush`).
-      this.db.pragma('synchronous = NORMAL')
+      // Where WAL is not possible (some network filesystems), `full` syncs in the commit itself.
+      this.db.pragma(`synchronous = ${wal || options.durability === 'normal' ? 'NORMAL' : 'FULL'}`)
       this.db.pragma('busy_timeout = 5000')
       this.db.pragma('cache_size = -16000')
       this.db.exec(STORE_DDL)
@@ -141,7 +144,8 @@ export class SqliteMetadataStore implements MetadataStore {
         { cause: err },
       )
     }
-    if (options.file !== ':memory:' && options.durability !== 'normal') this.walFile = `${options.file}-wal`
+    if (wal && options.file !== ':memory:' && options.durability !== 'normal')
+      this.walFile = `${options.file}-wal`
     this.syncWal = options.syncWal ?? fsync
     this.stmt = prepare(this.db)
     this.graph = new SqliteGraph(this.db)
@@ -226,7 +230,15 @@ export class SqliteMetadataStore implements MetadataStore {
       settle()
       return
     }
-    this.walFd ??= openSync(this.walFile, 'r')
+    try {
+      this.walFd ??= openSync(this.walFile, 'r')
+    } catch (err) {
+      const failure = new UnavailableError(`metadata store sync failed: ${(err as Error).message}`, {
+        cause: err,
+      })
+      for (const item of items) item.reject(failure)
+      return
+    }
     this.syncing++
     this.syncWal(this.walFd, (err) => {
       this.syncing--
