@@ -5,9 +5,9 @@ import {
   NativeUserService,
   type TokenService,
 } from '@catalog/auth'
-import { ForbiddenError, UnavailableError } from '@catalog/core'
+import { UnavailableError } from '@catalog/core'
 import type { CatalogContext } from '../context.js'
-import { UNAUTHORIZED_MESSAGE } from './access-tokens.js'
+import { requirePlatformPrivilege } from '../resolvers/users-groups.js'
 import { write } from './support.js'
 
 /** Invite tokens and native users' reset tokens, read and written through the request's metadata client. */
@@ -46,20 +46,13 @@ function finderOf(ctx: CatalogContext) {
   }
 }
 
-/** DataHub checks `MANAGE_POLICIES` on its invite-token resolvers (queries are not pre-checked here). */
-async function requireManagePolicies(ctx: CatalogContext): Promise<void> {
-  if (ctx.authorizer && !(await ctx.authorizer.authorize(ctx.actor, [{ anyOf: ['MANAGE_POLICIES'] }]))) {
-    throw new ForbiddenError(UNAUTHORIZED_MESSAGE)
-  }
-}
-
 /** `createInviteToken(input: {roleUrn})`: a new invite token (DataHub's `InviteToken` type). */
 async function createInviteToken(
   _: unknown,
   { input }: { input: { roleUrn?: string | null } },
   ctx: CatalogContext,
 ): Promise<{ inviteToken: string }> {
-  await requireManagePolicies(ctx)
+  await requirePlatformPrivilege(ctx, 'MANAGE_POLICIES')
   const invites = new InviteTokenService(recordsOf(ctx), tokensOf(ctx).cipher)
   return { inviteToken: await invites.create(input.roleUrn ?? null) }
 }
@@ -70,7 +63,7 @@ async function getInviteToken(
   { input }: { input: { roleUrn?: string | null } },
   ctx: CatalogContext,
 ): Promise<{ inviteToken: string }> {
-  await requireManagePolicies(ctx)
+  await requirePlatformPrivilege(ctx, 'MANAGE_POLICIES')
   const invites = new InviteTokenService(recordsOf(ctx), tokensOf(ctx).cipher)
   return { inviteToken: await invites.get(input.roleUrn ?? null, false, finderOf(ctx)) }
 }
