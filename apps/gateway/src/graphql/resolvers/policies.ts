@@ -1,3 +1,4 @@
+import type { PolicyActors } from '@catalog/auth'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import { typeNameOf } from './entities.js'
@@ -21,15 +22,7 @@ export interface StoredPolicy {
   readonly type: string
   readonly state: string
   readonly privileges: readonly string[]
-  readonly actors: {
-    readonly users?: readonly string[]
-    readonly groups?: readonly string[]
-    readonly roles?: readonly string[]
-    readonly resourceOwners?: boolean
-    readonly resourceOwnersTypes?: readonly string[]
-    readonly allUsers?: boolean
-    readonly allGroups?: boolean
-  }
+  readonly actors: PolicyActors
   readonly resources?: {
     readonly type?: string
     readonly resources?: readonly string[]
