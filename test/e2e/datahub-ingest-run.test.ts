@@ -8,6 +8,7 @@
 import type { CatalogServer } from '@catalog/http-kit'
 import t from 'tap'
 import { build, type Json } from '../helpers/build.js'
+import { pyJson } from '../helpers/sdk-session.js'
 
 const RUN = 'file-2026_11_25-10_00_00-k3x9qz'
 const PIPELINE = 'demo-pipeline'
@@ -19,16 +20,6 @@ const REQUEST = `urn:li:dataHubExecutionRequest:${RUN}`
 const JOB = `urn:li:dataJob:(urn:li:dataFlow:(datahub,${PIPELINE},prod),${PIPELINE}_stale_entity_removal)`
 const DAY = 86_400_000
 const T0 = 1_764_028_800_000
-
-/** Python's `json.dumps` separators (`", "`, `": "`), as the emitter serializes aspect values. */
-function pyJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(pyJson).join(', ')}]`
-  if (v && typeof v === 'object')
-    return `{${Object.entries(v)
-      .map(([k, x]) => `${JSON.stringify(k)}: ${pyJson(x)}`)
-      .join(', ')}}`
-  return JSON.stringify(v)
-}
 
 /** `ensure_has_system_metadata`: the run's workunits carry runId and pipelineName; others the default run id. */
 const systemMetadata = (runId: string | undefined, at: number) => ({

@@ -17,6 +17,8 @@ const SEPARATOR = '\u241E'
 
 export interface FacetFilter {
   readonly field: string
+  /** Deprecated single value, still sent by DataHub's Python SDK for `env` filters. */
+  readonly value?: string | null
   readonly values?: readonly string[] | null
   readonly negated?: boolean | null
   readonly condition?: string | null
@@ -51,12 +53,15 @@ export function entitySymbol(name: string): string {
 /**
  * DataHub's filter inputs as the search service's filter: `orFilters` win over the legacy
  * `filters`; `_entityType` values are `EntityType` symbols (`DATASET`), turned into entity
- * names as DataHub does (entity names are taken as they are).
+ * names as DataHub does (entity names are taken as they are). A filter without `values` takes its
+ * deprecated `value`, as DataHub's criterion builder did.
  */
 export function toFilter(orFilters: OrFilters, filters?: readonly FacetFilter[] | null) {
   const criterion = (f: FacetFilter) => ({
     field: f.field,
-    values: (f.values ?? []).map((v) => (f.field === ENTITY_TYPE_FIELD ? (ENTITY_NAMES.get(v) ?? v) : v)),
+    values: (f.values ?? (f.value == null ? [] : [f.value])).map((v) =>
+      f.field === ENTITY_TYPE_FIELD ? (ENTITY_NAMES.get(v) ?? v) : v,
+    ),
     condition: f.condition ?? 'EQUAL',
     negated: f.negated ?? false,
   })
