@@ -13,11 +13,28 @@ import {
   SearchAcrossEntitiesBodySchema,
   SearchBodySchema,
   SearchResultSchema,
+  type SearchResultValue,
 } from '../schemas/search.js'
+import { wantsSearchEntities, withSearchEntities } from '../services/datahub-search-entities.js'
 import type { SearchService } from '../services/search-service.js'
 
 const action = (name: string) => Type.Object({ action: Type.Literal(name) })
 const errors = { 400: RestliErrorSchema }
+
+/**
+ * The search answer as the caller reads it: the spec's (`entities` as URNs), or DataHub's
+ * `SearchEntity` records for DataHub's own Python client. That one is written with
+ * `JSON.stringify` past the spec's response schema, which would drop the records' fields.
+ */
+function searchAnswer(
+  reply: { serializer(fn: (payload: unknown) => string): unknown },
+  userAgent: string | undefined,
+  value: SearchResultValue,
+): { value: SearchResultValue } {
+  if (!wantsSearchEntities(userAgent)) return { value }
+  reply.serializer((payload) => JSON.stringify(payload))
+  return { value: withSearchEntities(value) as unknown as SearchResultValue }
+}
 
 /** `/entities` search actions: search, searchAcrossEntities, filter, list, autocomplete, browse, browseV2. */
 export async function searchRoutes(
@@ -38,7 +55,8 @@ export async function searchRoutes(
         response: { 200: actionResult(SearchResultSchema), ...errors },
       },
     },
-    async (request) => ({ value: await search.search(request.body) }),
+    async (request, reply) =>
+      searchAnswer(reply, request.headers['user-agent'], await search.search(request.body)),
   )
 
   app.post(
@@ -53,7 +71,8 @@ export async function searchRoutes(
         response: { 200: actionResult(SearchResultSchema), ...errors },
       },
     },
-    async (request) => ({ value: await search.searchAcrossEntities(request.body) }),
+    async (request, reply) =>
+      searchAnswer(reply, request.headers['user-agent'], await search.searchAcrossEntities(request.body)),
   )
 
   app.post(

@@ -1,6 +1,7 @@
 import { InvalidInputError, UnavailableError } from '@catalog/core'
 import type { SearchAcrossBody, SearchAnswer, SearchClient } from '../clients/search-client.js'
 import type { CatalogContext } from '../context.js'
+import { inTurns } from '../in-turns.js'
 import {
   entityName,
   entityNames,
@@ -77,7 +78,7 @@ async function results(ctx: CatalogContext, request: SearchAcrossBody) {
     start: answer.from,
     count: searchResults.length,
     total: answer.numEntities,
-    searchResults,
+    searchResults: inTurns(searchResults),
     facets: toFacets(answer),
     suggestions: [],
   }
