@@ -22,6 +22,9 @@ const REPLAYED = [
   'api-docs',
   'graphql-browse-v2',
   'delete-by-registry',
+  'sdk-calls',
+  'authz-split',
+  'authz-reads',
 ]
 const FILES: Record<string, string[]> = { 'search-browse-autocomplete': ['browse', 'autocomplete'] }
 

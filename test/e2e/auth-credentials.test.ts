@@ -128,3 +128,102 @@ t.test('corpUserCredentials is never read back without MANAGE_USER_CREDENTIALS',
     t.notMatch(named.body, /hashedPassword/)
   }
 })
+
+t.test('new and reset passwords are stored with scrypt, in a valid corpUserCredentials', async (t) => {
+  const b = await build(t, { auth: true, systemClient: CLIENT })
+  t.equal((await auth(b, 'signUp', signUpBody(await inviteToken(b)))).status, 200)
+  const stored = (await aspect(b, ALICE, 'corpUserCredentials')) as { salt: string; hashedPassword: string }
+  t.match(stored.hashedPassword, /^\$scrypt\$ln=15,r=8,p=1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/)
+  t.match(stored.salt, /^v2:/, 'the salt field holds the salt, encrypted as DataHub keeps it')
+  t.same(Object.keys(stored).sort(), ['hashedPassword', 'salt'], "only DataHub's fields")
+  const verify = (password: string) => auth(b, 'verifyNativeUserCredentials', { userUrn: ALICE, password })
+  t.same((await verify('correct horse')).body, { doesPasswordMatch: true })
+  t.same((await verify('correct horsE')).body, {
+    doesPasswordMatch: false,
+    loginDenialReason: 'INVALID_CREDENTIALS',
+  })
+  t.same(await aspect(b, ALICE, 'corpUserCredentials'), stored, 'a current scrypt hash is not rewritten')
+
+  const reset = await gql(
+    b.app,
+    b.adminToken,
+    `mutation { createNativeUserResetToken(input: {userUrn: "${ALICE}"}) { resetToken } }`,
+  )
+  const resetToken = (reset.body as { data: { createNativeUserResetToken: { resetToken: string } } }).data
+    .createNativeUserResetToken.resetToken
+  const done = await auth(b, 'resetNativeUserCredentials', {
+    userUrn: ALICE,
+    password: 'new one',
+    resetToken,
+  })
+  t.equal(done.status, 200)
+  const after = (await aspect(b, ALICE, 'corpUserCredentials')) as { hashedPassword: string }
+  t.match(after.hashedPassword, /^\$scrypt\$ln=15,r=8,p=1\$/)
+  t.not(after.hashedPassword, stored.hashedPassword, 'a new salt and hash')
+  t.same((await verify('new one')).body, { doesPasswordMatch: true })
+  t.same((await verify('correct horse')).body.doesPasswordMatch, false)
+  // The aspect as this catalog writes it passes DataHub's validation when written back over REST.
+  const roundTrip = await post(
+    b.app,
+    '/aspects?action=ingestProposal',
+    b.adminToken,
+    upsert(ALICE, 'corpUserCredentials', await aspect(b, ALICE, 'corpUserCredentials')),
+  )
+  t.equal(roundTrip.status, 200)
+  t.same((await verify('new one')).body, { doesPasswordMatch: true }, 'and still verifies')
+})
+
+t.test(
+  "DataHub's SHA-256 credentials are rehashed to scrypt on the first successful verification",
+  async (t) => {
+    const b = await build(t, { auth: true, systemClient: CLIENT })
+    const key = readFileSync(`${b.dir}/token.secret`, 'utf8').trim()
+    const salt = randomBytes(16)
+    const hashed = createHash('sha256')
+      .update(Buffer.concat([salt, Buffer.from('s3cret')]))
+      .digest('base64')
+    const legacy = createCipheriv(
+      'aes-128-ecb',
+      createHash('sha1').update(key).digest().subarray(0, 16),
+      null,
+    )
+    const encryptedSalt = Buffer.concat([legacy.update(salt.toString('base64')), legacy.final()]).toString(
+      'base64',
+    )
+    const urn = 'urn:li:corpuser:erin'
+    await post(
+      b.app,
+      '/aspects?action=ingestProposal',
+      b.adminToken,
+      upsert(urn, 'corpUserInfo', { active: true }),
+    )
+    const original = {
+      salt: encryptedSalt,
+      hashedPassword: hashed,
+      passwordResetToken: 'kept',
+      passwordResetTokenExpirationTimeMillis: 1,
+    }
+    await post(
+      b.app,
+      '/aspects?action=ingestProposal',
+      b.adminToken,
+      upsert(urn, 'corpUserCredentials', original),
+    )
+    const verify = (password: string) => auth(b, 'verifyNativeUserCredentials', { userUrn: urn, password })
+
+    t.same((await verify('wrong')).body.doesPasswordMatch, false)
+    t.same(await aspect(b, urn, 'corpUserCredentials'), original, 'a failed verification rewrites nothing')
+
+    t.same((await verify('s3cret')).body, { doesPasswordMatch: true })
+    const rehashed = (await aspect(b, urn, 'corpUserCredentials')) as Record<string, unknown>
+    t.match(rehashed.hashedPassword, /^\$scrypt\$ln=15,r=8,p=1\$/, 'rehashed with scrypt')
+    t.not(rehashed.salt, encryptedSalt, 'with a new salt')
+    t.match(
+      rehashed,
+      { passwordResetToken: 'kept', passwordResetTokenExpirationTimeMillis: 1 },
+      'reset fields kept',
+    )
+    t.same((await verify('s3cret')).body, { doesPasswordMatch: true }, 'the scrypt hash verifies')
+    t.same((await verify('S3cret')).body.doesPasswordMatch, false)
+  },
+)

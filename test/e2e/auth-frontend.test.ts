@@ -38,12 +38,11 @@ t.test('the frontend sign-in flow, end to end', async (t) => {
   }
   const salt = Buffer.from(b.tokens?.cipher.decrypt(credentials.salt) ?? '', 'base64')
   t.equal(salt.length, 16, 'a 16-byte salt, encrypted')
-  t.equal(
+  // Issue 13: new passwords are scrypt hashes carrying their parameters and the same salt.
+  t.match(
     credentials.hashedPassword,
-    createHash('sha256')
-      .update(Buffer.concat([salt, Buffer.from('correct horse')]))
-      .digest('base64'),
-    "DataHub's hash: base64(SHA-256(salt + password))",
+    `$scrypt$ln=15,r=8,p=1$${salt.toString('base64')}$`,
+    'scrypt, with the parameters and the salt in the hash',
   )
 
   t.same((await auth(b, 'verifyNativeUserCredentials', { userUrn: ALICE, password: 'correct horse' })).body, {

@@ -151,7 +151,8 @@ t.test('entity pages over DataHub example data', async (t) => {
       parentContainers: { count: 0, containers: [] },
       domain: null,
       siblings: null,
-      browsePathV2: null,
+      // Not absent: DataHub's default browsePathsV2 for a dataset name without folders.
+      browsePathV2: { path: [{ name: 'Default' }] },
       structuredProperties: null,
       forms: null,
       health: [],

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { adminWrite, aspectOf, assignRole, get, tokenFor } from '../helpers/actors.js'
 import { build } from '../helpers/build.js'
 
 /**
@@ -95,3 +96,66 @@ t.test('unknown names and out-of-range pages get DataHub errors', async (t) => {
   t.match(beyond.json().message, /Start offset 100000 exceeds total/)
   t.equal((await get('/openapi/v1/registry/models/entity/specifications?count=-1')).statusCode, 400)
 })
+
+t.test(
+  "entity names in OpenAPI paths match in any letter case, as DataHub's registry matches them",
+  async (t) => {
+    const { app } = await build(t)
+    const urn = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,prod),load_orders)'
+    const write = await app.inject({
+      method: 'POST',
+      url: '/openapi/v3/entity/datajob?async=false',
+      headers: SDK,
+      payload: JSON.stringify([{ urn, status: { value: { removed: false } } }]),
+    })
+    t.equal(write.statusCode, 200, write.body)
+    const read = await app.inject({
+      method: 'GET',
+      url: `/openapi/v3/entity/DATAJOB/${encodeURIComponent(urn)}/status`,
+      headers: SDK,
+    })
+    t.equal(read.statusCode, 200, read.body)
+    t.same(read.json().value, { removed: false })
+    const spec = await app.inject({
+      method: 'GET',
+      url: '/openapi/v1/registry/models/entity/specifications/datajob',
+      headers: SDK,
+    })
+    t.equal(spec.json().name, 'dataJob')
+    const unknown = await app.inject({
+      method: 'GET',
+      url: '/openapi/v3/entity/datajobs?count=1',
+      headers: SDK,
+    })
+    t.equal(unknown.statusCode, 400)
+  },
+)
+
+t.test(
+  'the registry API needs MANAGE_SYSTEM_OPERATIONS; relationship scrolls need RELATIONSHIP READ',
+  async (t) => {
+    const built = await build(t, { auth: true })
+    const reader = await tokenFor(built, 'urn:li:corpuser:reader')
+    await assignRole(built, 'urn:li:corpuser:reader', 'Reader')
+    const specs = '/openapi/v1/registry/models/entity/specifications?start=0&count=1'
+    const refused = await get(built.app, specs, reader)
+    t.equal(refused.status, 403)
+    t.equal(refused.body.message, 'urn:li:corpuser:reader is not authorized to get entity models')
+    t.equal((await get(built.app, specs, built.adminToken)).status, 200, 'the admin reads it')
+
+    const scroll = '/openapi/v3/relationship/scroll?relationshipTypes=DownstreamOf'
+    t.equal((await get(built.app, scroll, reader)).status, 200, 'every user views entity pages by default')
+    const policy = 'urn:li:dataHubPolicy:view-entity-page-all'
+    const info = (await aspectOf(built, policy, 'dataHubPolicyInfo')) as Record<string, unknown>
+    await adminWrite(built, policy, 'dataHubPolicyInfo', { ...info, state: 'INACTIVE' })
+    // A user with no role now holds no view privilege (a Reader keeps its role's).
+    const nobody = await tokenFor(built, 'urn:li:corpuser:nobody')
+    const noView = await get(built.app, scroll, nobody)
+    t.equal(noView.status, 403)
+    t.equal(noView.body.message, 'urn:li:corpuser:nobody is unauthorized to READ RELATIONSHIP')
+    const byEntity = `/openapi/v3/relationship/dataset/${encodeURIComponent('urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)')}`
+    t.equal((await get(built.app, byEntity, nobody)).status, 403, 'nor on one entity')
+    t.equal((await get(built.app, scroll, reader)).status, 200, 'the Reader still scrolls')
+    t.equal((await get(built.app, scroll, built.adminToken)).status, 200, 'the admin still scrolls')
+  },
+)

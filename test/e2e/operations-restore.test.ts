@@ -288,3 +288,116 @@ t.test('a long restoreIndices logs its progress at intervals', async (t) => {
   t.ok(lines.length >= 3, `${lines.length} progress lines`)
   t.match(lines.at(-1), { message: /restoreIndices: done, 30 rows restored/, fields: { rowsMigrated: 30 } })
 })
+
+t.test('a running restoreIndices is a task that getEsTaskStatus reads while it runs', async (t) => {
+  const { app, store } = await build(t)
+  const urn = (n: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,task.t${n},PROD)`
+  for (let n = 0; n < 40; n++) {
+    const res = await postJson(app, '/aspects?action=ingestProposal', {
+      proposal: {
+        entityType: 'dataset',
+        entityUrn: urn(n),
+        changeType: 'UPSERT',
+        aspectName: 'status',
+        aspect: { value: '{"removed":false}', contentType: 'application/json' },
+      },
+    })
+    if (res.status !== 200) throw new Error(`ingest: ${res.status}`)
+  }
+  const tasksBefore = (await store.tasksInState('completed')).length
+  const bad = await postJson(app, '/operations?action=restoreIndices', { batchSize: 0 })
+  t.equal(bad.status, 400, 'bad input is refused before any task exists')
+  t.equal((await store.tasksInState('running')).length, 0)
+  t.equal((await store.tasksInState('completed')).length, tasksBefore)
+
+  const running = postJson(app, '/operations?action=restoreIndices', {
+    aspect: 'status',
+    urnLike: 'urn:li:dataset:(urn:li:dataPlatform:hive,task.%',
+    batchSize: 1,
+    limit: 0,
+  })
+  const status = async (task: string) => {
+    const res = await postJson(app, '/operations?action=getEsTaskStatus', { task })
+    t.equal(res.status, 200)
+    return JSON.parse(res.body.value)
+  }
+  let id: string | undefined
+  const seen: Array<{ completed: boolean; updated: number }> = []
+  for (let i = 0; i < 10_000 && seen.length < 3; i++) {
+    if (id === undefined) {
+      const [task] = (await store.tasksInState('running')).filter((x) => x.kind === 'restoreIndices')
+      if (task) id = `${task.nodeId}:${task.taskId}`
+    } else {
+      const s = await status(id)
+      if (s.completed) break
+      if (s.status.updated > (seen.at(-1)?.updated ?? 0))
+        seen.push({ completed: s.completed, updated: s.status.updated })
+    }
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  t.ok(id, `the restore runs as task ${id}`)
+  t.ok(seen.length >= 2, `its progress was read while it ran: ${JSON.stringify(seen)}`)
+  t.ok(
+    seen.every((s) => !s.completed && s.updated < 40),
+    'not completed, part of the rows restored',
+  )
+
+  const done = await running
+  t.equal(done.status, 200, 'the Rest.li answer is still synchronous')
+  t.equal(parse(done.body.value).result.rowsMigrated, '40')
+  const viaGet = await getJson(app, `/openapi/operations/elasticSearch/getTaskStatus?task=${id}`)
+  t.equal(viaGet.status, 200, "DataHub's OpenAPI GET reads the same task")
+  t.equal(viaGet.body.taskId, id)
+  const final = await status(id as string)
+  t.equal(final.completed, true)
+  t.equal(final.taskId, id)
+  t.match(final.status, { total: 40, updated: 40, batches: 40, noops: 0 })
+  t.notOk(final.failure)
+  t.equal((await store.tasksInState('running')).length, 0, 'no task is left running')
+})
+
+t.test('the restore task id is logged as it starts', async (t) => {
+  const { store, registry } = await build(t)
+  const { createMetadataServices } = await import('@catalog/metadata-service')
+  const lines: Array<{ fields: Record<string, unknown>; message: string }> = []
+  const services = createMetadataServices(registry, store, undefined, {
+    log: { info: (fields, message) => lines.push({ fields, message }) },
+  })
+  await services.operations.restoreIndices({ limit: 0 }, 'urn:li:corpuser:datahub')
+  const started = lines.find((l) => /^restoreIndices: running as task /.test(l.message))
+  t.ok(started, 'one line names the task')
+  const task = started?.fields.task as string
+  t.match(task, /^[a-zA-Z0-9-_]+:[0-9]+$/)
+  const status = JSON.parse(await services.operations.taskStatus({ task }))
+  t.match(status, { completed: true, taskId: task, status: { updated: 0, total: 0 } })
+})
+
+t.test("DataHub's OpenAPI getTaskStatus: bad ids, unknown tasks and authorization", async (t) => {
+  const built = await build(t, { auth: true })
+  const { app, adminToken } = built
+  const { post, get, tokenFor } = await import('../helpers/actors.js')
+  const restored = await post(app, '/operations?action=restoreIndices', adminToken, { limit: 1 })
+  t.equal(restored.status, 200)
+  const [task] = await built.store.tasksInState('completed')
+  const id = `${task?.nodeId}:${task?.taskId}`
+  const url = (task: string) =>
+    `/openapi/operations/elasticSearch/getTaskStatus?task=${encodeURIComponent(task)}`
+
+  const found = await get(app, url(id), adminToken)
+  t.equal(found.status, 200)
+  t.match(found.body, { completed: true, taskId: id, status: { batches: Number } })
+  const bad = await get(app, url('not-a-task'), adminToken)
+  t.equal(bad.status, 400)
+  t.equal(
+    bad.body.message,
+    'Task ID should be in the form nodeId:taskId e.g. aB1cdEf2GHI-JKLMnoPQr3:123456 (got not-a-task)',
+  )
+  const unknown = await get(app, url(`${task?.nodeId}:999999`), adminToken)
+  t.equal(unknown.status, 404)
+  t.equal(unknown.body.message, `Could not get task status for ${task?.nodeId}:999999`)
+  t.equal((await get(app, url(id), undefined)).status, 401)
+  const nobody = 'urn:li:corpuser:tasks-nobody'
+  const refused = await get(app, url(id), await tokenFor(built, nobody))
+  t.equal(refused.status, 403)
+  t.equal(refused.body.message, `${nobody} is not authorized to get ElasticSearch task status`)
+})

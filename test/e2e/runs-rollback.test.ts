@@ -61,8 +61,8 @@ t.test('list-runs and show', async (t) => {
   t.same(list.body.value, [
     { runId: 'run-3', rows: 1, timestamp: 3000 },
     // Default aspects of a new entity carry the run id of the write that created it (as in DataHub).
-    { runId: 'run-2', rows: 5, timestamp: 2000 },
-    { runId: 'run-1', rows: 4, timestamp: 1000 },
+    { runId: 'run-2', rows: 6, timestamp: 2000 },
+    { runId: 'run-1', rows: 5, timestamp: 1000 },
   ])
   t.same(
     (await postRestli(app, '/runs?action=list', { pageOffset: 1, pageSize: 1 })).body.value.map(
@@ -82,6 +82,7 @@ t.test('list-runs and show', async (t) => {
   t.same(show.body.value, [
     { runId: 'run-2', aspectName: 'datasetProperties', urn: A, timestamp: 2000, keyAspect: false },
     { runId: 'run-2', aspectName: 'browsePaths', urn: B, timestamp: 2000, keyAspect: false },
+    { runId: 'run-2', aspectName: 'browsePathsV2', urn: B, timestamp: 2000, keyAspect: false },
     { runId: 'run-2', aspectName: 'dataPlatformInstance', urn: B, timestamp: 2000, keyAspect: false },
     { runId: 'run-2', aspectName: 'datasetKey', urn: B, timestamp: 2000, keyAspect: true },
     { runId: 'run-2', aspectName: 'datasetProperties', urn: B, timestamp: 2000, keyAspect: false },
@@ -94,10 +95,10 @@ t.test('list-runs and show', async (t) => {
   })
   t.same(
     withAspect.body.value.map((r: { aspectName: string }) => r.aspectName),
-    ['browsePaths', 'dataPlatformInstance', 'datasetKey', 'globalTags'],
+    ['browsePaths', 'browsePathsV2', 'dataPlatformInstance', 'datasetKey', 'globalTags'],
     'run-1 created A: its defaults are run-1 rows; datasetProperties went to run-2',
   )
-  t.same(withAspect.body.value[3].aspect, { tags: [] })
+  t.same(withAspect.body.value[4].aspect, { tags: [] })
   t.same((await postRestli(app, '/runs?action=describe', { runId: 'unknown', start: 0, count: 10 })).body, {
     value: [],
   })
@@ -111,18 +112,18 @@ t.test('rollback: dry run reports, the real one restores and deletes', async (t)
   t.match(dry.body.value, {
     entitiesAffected: 2,
     entitiesDeleted: 1,
-    aspectsReverted: 5,
+    aspectsReverted: 6,
     unsafeEntitiesCount: 1,
     unsafeEntities: [{ urn: B }],
   })
-  t.equal(dry.body.value.aspectRowSummaries.length, 5)
+  t.equal(dry.body.value.aspectRowSummaries.length, 6)
   t.equal(dry.body.value.aspectsAffected, 1, "B's globalTags (run-3) is the one aspect another run wrote")
   t.equal(await description(app, A), 'second', 'a dry run changes nothing')
 
   const done = await postRestli(app, '/runs?action=rollback', { runId: 'run-2', dryRun: false, safe: false })
   t.equal(done.status, 200)
   t.match(done.body.value, { entitiesDeleted: 1, unsafeEntitiesCount: 1 })
-  t.ok(done.body.value.aspectsReverted >= 5, `reverted ${done.body.value.aspectsReverted}`)
+  t.ok(done.body.value.aspectsReverted >= 6, `reverted ${done.body.value.aspectsReverted}`)
   t.equal(await description(app, A), 'first', 'the previous version is back')
   t.equal(
     (await getJson(app, `/aspects/${enc(B)}?aspect=datasetKey&version=0`)).status,

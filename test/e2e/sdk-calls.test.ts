@@ -349,6 +349,27 @@ t.test("DataHub's Python SDK calls, replayed", async (t) => {
     t.equal(res.body.count, 1)
   })
 
+  await call('scroll_relationships (GET /openapi/v3/relationship/scroll)', async (t) => {
+    const params = [
+      ['relationshipTypes', 'DownstreamOf'],
+      ['sourceTypes', 'dataset'],
+      ['sourceUrns', DS],
+      ['count', '1'],
+      ['includeSoftDelete', 'false'],
+    ]
+    const qs = params.map(([k, v]) => `${k}=${urlEncode(v as string)}`).join('&')
+    const res = await sdk.get(`/openapi/v3/relationship/scroll?${qs}`)
+    t.equal(res.status, 200)
+    t.same(res.body.results, [
+      {
+        relationshipType: 'DownstreamOf',
+        source: { urn: DS, entityType: 'dataset' },
+        destination: { urn: UP, entityType: 'dataset' },
+      },
+    ])
+    t.notOk(res.body.scrollId, 'the client stops when scrollId is None')
+  })
+
   await call('get_entities_v2 (POST /openapi/v2/entity/batch/{entity})', async (t) => {
     const res = await sdk.post('/openapi/v2/entity/batch/dataset', {
       urns: [DS, UP],
@@ -450,5 +471,5 @@ t.test("DataHub's Python SDK calls, replayed", async (t) => {
 
   const tally = `${worked.length} SDK calls work`
   t.comment(`${tally}; not served: ${notServed.map(([c, why]) => `${c} (${why})`).join('; ')}`)
-  t.equal(worked.length, 31, tally)
+  t.equal(worked.length, 32, tally)
 })

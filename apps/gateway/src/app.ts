@@ -2,6 +2,7 @@ import {
   authorizeRest,
   bearerAuth,
   credentialReadGuard,
+  inactiveActorGuard,
   storeAuthorizer,
   type TokenService,
 } from '@catalog/auth'
@@ -20,6 +21,7 @@ import {
   metadataService,
 } from '@catalog/metadata-service'
 import { type SearchServices, searchService } from '@catalog/search-service'
+import type { FastifyRequest } from 'fastify'
 import { remoteAuthorizer } from './graphql/authorize-remote.js'
 import {
   graphqlRoutes,
@@ -91,6 +93,10 @@ export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise
     await app.register(authorizeRest, { authorizer, reads: opts.auth?.restApiAuthorization ?? true })
     // Native users' credentials are left out of every answer unless the caller may manage them.
     await app.register(credentialReadGuard, { authorizer })
+    if (backends.kind === 'embedded') {
+      const exempt = opts.auth?.tokens?.systemClientActor ? [opts.auth.tokens.systemClientActor] : []
+      await app.register(inactiveActorGuard, { store: backends.metadata.store, exempt })
+    }
   }
   await app.register(configRoute)
   if (backends.kind === 'embedded') {
@@ -120,6 +126,11 @@ export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise
     (backends.kind === 'remote' && opts.auth?.enabled && opts.auth.tokens
       ? remoteAuthorizer(backends.targets.metadata, registry, opts.auth.tokens)
       : undefined)
+  // Split mode: GraphQL calls the services as the acting user with a service token (checked here, not again).
+  const serviceAuthorization = (request: FastifyRequest) =>
+    opts.auth?.enabled && opts.auth.tokens && request.actor
+      ? `Bearer ${opts.auth.tokens.serviceToken(request.actor)}`
+      : request.headers.authorization
   const embedded = backends.kind === 'embedded' ? new InProcessMetadataClient(backends.metadata) : undefined
   const embeddedSearch =
     backends.kind === 'embedded' && backends.search ? new InProcessSearchClient(backends.search) : undefined
@@ -131,12 +142,12 @@ export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise
       new HttpMetadataClient(
         (backends as RemoteBackends).targets.metadata,
         registry,
-        request.headers.authorization,
+        serviceAuthorization(request),
       ),
     searchFor: (request) =>
       backends.kind === 'embedded'
         ? embeddedSearch
-        : new HttpSearchClient(backends.targets.search, request.headers.authorization),
+        : new HttpSearchClient(backends.targets.search, serviceAuthorization(request)),
     ...(opts.auth?.tokens ? { tokens: opts.auth.tokens } : {}),
     ...(graphqlAuthorizer ? { authorizer: graphqlAuthorizer } : {}),
   })

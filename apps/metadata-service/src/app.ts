@@ -8,7 +8,9 @@ import { entityActionRoutes } from './routes/entity-actions.js'
 import { metadataTestRoutes } from './routes/metadata-tests.js'
 import { openApiRoutes } from './routes/openapi/index.js'
 import { operationRoutes } from './routes/operations.js'
+import { operationsTaskRoutes } from './routes/operations-tasks.js'
 import { relationshipRoutes } from './routes/relationships.js'
+import { relationshipDeleteRoutes } from './routes/relationships-delete.js'
 import { runRoutes } from './routes/runs.js'
 import { timelineRoutes } from './routes/timeline.js'
 import { timeseriesRoutes } from './routes/timeseries.js'
@@ -37,10 +39,12 @@ export async function metadataService(
   await app.register(entityV2Routes, { reads })
   await app.register(changeRoutes, { store })
   await app.register(relationshipRoutes, { lineage: services.lineage })
+  await app.register(relationshipDeleteRoutes, { services })
   await app.register(timeseriesRoutes, { timeseries: services.timeseries })
   await app.register(timelineRoutes, { timeline: services.timeline })
   await app.register(usageRoutes, { usage: services.usage })
   await app.register(operationRoutes, { operations: services.operations, tasks: services.tasks })
+  await app.register(operationsTaskRoutes, { operations: services.operations })
   await app.register(metadataTestRoutes, { metadataTests: services.metadataTests })
   await app.register(openApiRoutes, { services })
 }

@@ -3,6 +3,7 @@ import {
   bearerAuth,
   bootstrapAuth,
   credentialReadGuard,
+  inactiveActorGuard,
   storeActiveCheck,
   storeAuthorizer,
   type TokenService,
@@ -69,6 +70,8 @@ await runServer(config, {
       await app.register(authorizeRest, { authorizer, reads: config.CATALOG_REST_API_AUTHORIZATION === 'on' })
       // Native users' credentials are left out of every answer unless the caller may manage them.
       await app.register(credentialReadGuard, { authorizer })
+      const exempt = tokens.systemClientActor ? [tokens.systemClientActor] : []
+      await app.register(inactiveActorGuard, { store, exempt })
     }
     await app.register(healthRoutes, { ready: async () => (await store.head()) >= 0 })
     await app.register(metadataService, { services })

@@ -1,4 +1,11 @@
-import { bearerAuth, httpActiveCheck, loadOrCreateSecret, TokenService } from '@catalog/auth'
+import {
+  authorizeRest,
+  bearerAuth,
+  httpActiveCheck,
+  httpAuthorizer,
+  loadOrCreateSecret,
+  TokenService,
+} from '@catalog/auth'
 import { configOrExit } from '@catalog/config'
 import { Registry } from '@catalog/core'
 import { apiDocs, CATALOG_VERSION, gauge, healthRoutes, runServer } from '@catalog/http-kit'
@@ -26,7 +33,8 @@ await runServer(config, {
     const source = httpChangeSource(metadata, {
       authorization: () => (enabled ? `Bearer ${tokens.serviceToken()}` : undefined),
     })
-    const schema = new SearchSchema(new Registry())
+    const registry = new Registry()
+    const schema = new SearchSchema(registry)
     const index = await openSearchIndex(config, schema)
     const services = createSearchServices(schema, index, source, { log })
     services.sync.start(POLL_MS)
@@ -38,6 +46,12 @@ await runServer(config, {
     )
     await app.register(apiDocs, { title: 'Search service', version: CATALOG_VERSION })
     await app.register(bearerAuth, { enabled, tokens })
+    // Searches are authorized here as in one process, against the metadata service's policies.
+    if (enabled)
+      await app.register(authorizeRest, {
+        authorizer: httpAuthorizer(metadata, registry, () => `Bearer ${tokens.serviceToken()}`),
+        reads: config.CATALOG_REST_API_AUTHORIZATION === 'on',
+      })
     await app.register(healthRoutes, { ready: async () => (await index.cursor()) >= 0 })
     await app.register(searchService, { services })
     return async () => {

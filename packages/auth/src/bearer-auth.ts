@@ -16,6 +16,11 @@ export function isPublicPath(url: string): boolean {
     path === '/config' ||
     path === '/restli/docs' ||
     path.startsWith('/restli/docs/') ||
+    // DataHub's OpenAPI documents and swagger UI (the API they describe still needs a token).
+    path === '/openapi/v3/api-docs' ||
+    path.startsWith('/openapi/v3/api-docs/') ||
+    path === '/openapi/swagger-ui' ||
+    path.startsWith('/openapi/swagger-ui/') ||
     // The GraphiQL page and its scripts; the API it calls (/api/graphql) still needs a token.
     path === '/api/graphiql' ||
     path.startsWith('/api/graphiql/') ||

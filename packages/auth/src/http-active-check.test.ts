@@ -26,3 +26,15 @@ t.test('a known token stays valid for a short while when the metadata service is
   clock += 31_000
   await t.rejects(check('a', 'live'), UnavailableError, 'past the stale window the outage shows')
 })
+
+t.test('a token the metadata service authenticates but may not read its own entity is active', async (t) => {
+  const server = createServer((req, res) => {
+    res.statusCode = req.headers.authorization === 'Bearer no-view' ? 403 : 401
+    res.end('{}')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => server.close(resolve)))
+  const check = httpActiveCheck(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 1000)
+  t.equal(await check('a', 'no-view'), true, '403 comes after authentication')
+  t.equal(await check('b', 'revoked'), false)
+})

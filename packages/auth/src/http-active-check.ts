@@ -63,7 +63,9 @@ function askMetadataService(metadataUrl: string, timeoutMs: number): ActiveCheck
       )
     }
     await response.arrayBuffer()
-    if (response.status === 200) return true
+    // 403: the token authenticated there (revocation included) and only reading its own entity
+    // was refused, which a user without view rights on it may well be.
+    if (response.status === 200 || response.status === 403) return true
     if (response.status === 401 || response.status === 404) return false
     throw new UnavailableError(`cannot check the token: the metadata service answered ${response.status}`)
   }

@@ -76,8 +76,9 @@ export function installAdmission(app: FastifyInstance, options: AdmissionOptions
 
   const isExempt = (request: FastifyRequest) => exempt.has(request.url.split('?', 1)[0] as string)
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (isExempt(request)) return
+  // Callback-style (no promise per request); an early answer is sent without calling `done`.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (isExempt(request)) return done()
     const isWrite = !READ_METHODS.has(request.method)
     let reason: string | undefined
     if (maxDelay > 0 && state.eventLoopDelayMs > maxDelay) {
@@ -88,9 +89,10 @@ export function installAdmission(app: FastifyInstance, options: AdmissionOptions
     if (reason) {
       state.refused++
       reply.header('retry-after', retryAfter)
-      return reply.status(429).send(restliError(429, reason))
+      reply.status(429).send(restliError(429, reason))
+      return
     }
-    if (!isWrite) return
+    if (!isWrite) return done()
     state.inFlightWrites++
     let released = false
     reply.raw.once('close', () => {
@@ -98,6 +100,7 @@ export function installAdmission(app: FastifyInstance, options: AdmissionOptions
       released = true
       state.inFlightWrites--
     })
+    done()
   })
   return state
 }

@@ -79,18 +79,21 @@ export function createServer(options: ServerOptions = {}): CatalogServer {
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
   installErrorHandling(app)
-  app.addHook('preHandler', rejectNonFiniteParameters)
+  // Hooks on every request are callback-style, not async: no promise per hook and request.
+  app.addHook('preHandler', (request, _reply, done) => done(nonFiniteParameter(request)))
   if (options.admission !== false) installAdmission(app, options.admission ?? {})
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id)
+    done()
   })
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     if (options.logRequests || request.log.level === 'debug' || request.log.level === 'trace') {
       request.log[options.logRequests ? 'info' : 'debug'](
         { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
         'request',
       )
     }
+    done()
   })
   return app
 }
@@ -100,18 +103,20 @@ export function createServer(options: ServerOptions = {}): CatalogServer {
  * maximum; a number that is not finite is refused here, in the query and at the top of a JSON
  * body (`{"count": 1e400}`), before it reaches a service.
  */
-async function rejectNonFiniteParameters(request: FastifyRequest): Promise<void> {
-  for (const [where, values] of [
-    ['query parameter', request.query],
-    ['parameter', request.body],
-  ] as const) {
-    if (values === null || typeof values !== 'object' || Array.isArray(values)) continue
-    for (const [name, value] of Object.entries(values)) {
-      if (typeof value === 'number' && !Number.isFinite(value)) {
-        throw new InvalidInputError(`Invalid ${where} '${name}': must be a finite number`)
-      }
+function nonFiniteParameter(request: FastifyRequest): InvalidInputError | undefined {
+  return nonFiniteIn('query parameter', request.query) ?? nonFiniteIn('parameter', request.body)
+}
+
+function nonFiniteIn(where: string, values: unknown): InvalidInputError | undefined {
+  if (values === null || typeof values !== 'object' || Array.isArray(values)) return undefined
+  for (const name in values) {
+    if (!Object.hasOwn(values, name)) continue
+    const value = (values as Record<string, unknown>)[name]
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      return new InvalidInputError(`Invalid ${where} '${name}': must be a finite number`)
     }
   }
+  return undefined
 }
 
 /** DataHub error bodies for thrown errors and unknown routes. */

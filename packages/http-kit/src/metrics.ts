@@ -21,9 +21,9 @@ export function installMetrics(app: CatalogServer, service: string): Registry {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   })
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched'
-    if (route === '/metrics') return
+    if (route === '/metrics') return done()
     duration.observe(
       {
         route,
@@ -33,6 +33,7 @@ export function installMetrics(app: CatalogServer, service: string): Registry {
       },
       reply.elapsedTime / 1000,
     )
+    done()
   })
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('content-type', registry.contentType)

@@ -67,8 +67,9 @@ export function installShutdown(
   log: Logger,
 ): { arm: (closeBackends: () => Promise<void>) => void } {
   let stopping = false
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (stopping) reply.header('connection', 'close')
+    done(null, payload)
   })
   let closeBackends: () => Promise<void> = async () => {}
   // Per connection: requests in progress and when the last one ended, so that shutdown closes

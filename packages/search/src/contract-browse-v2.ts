@@ -26,6 +26,8 @@ export function browseV2Cases(t: Test, ctx: () => ContractContext): void {
       ...table('topic.gone', 'kafka', 'prod', 'kafka'),
       fx.upsert(ds('topic.gone', 'kafka'), 'status', { removed: true }),
       ...fx.dataset('no_v2_path', { datasetProperties: { name: 'no path' } }),
+      // Its default browsePathsV2 removed: a document without one is not browsed.
+      fx.remove(ds('no_v2_path'), 'browsePathsV2'),
     ])
     const browse = (p: Partial<BrowseV2Params>) =>
       index.browseV2(

@@ -141,3 +141,43 @@ export const LINEAGE_LEVEL = cypher(
   'limit',
   'statusAspect',
 )
+
+/**
+ * One stretch of the keyset scan over all edges (DataHub's relationship scroll): distinct
+ * (source, destination, type) after `$after` (null for the first page, else a map of the
+ * three) in that order, at most `$limit`, each with the metadata of both ends' latest
+ * `$statusAspect` row (the soft-delete check runs on the results). Every list filters when not
+ * empty; entity types are matched as URN prefixes (`urn:li:dataset:`). With `$sliceMax` (null:
+ * no slicing) an edge is in slice `(size(source) + size(destination) + size(type)) % $sliceMax`:
+ * disjoint slices that together hold every edge, though not evenly filled.
+ */
+export const EDGE_SCAN = cypher(
+  `MATCH (s:Entity)-[r]->(d:Entity)
+   WHERE (size($types) = 0 OR type(r) IN $types)
+     AND (size($sourceUrns) = 0 OR s.urn IN $sourceUrns)
+     AND (size($destinationUrns) = 0 OR d.urn IN $destinationUrns)
+     AND (size($sourcePrefixes) = 0 OR any(p IN $sourcePrefixes WHERE s.urn STARTS WITH p))
+     AND (size($destinationPrefixes) = 0 OR any(p IN $destinationPrefixes WHERE d.urn STARTS WITH p))
+     AND ($after IS NULL OR s.urn > $after.source
+       OR (s.urn = $after.source AND (d.urn > $after.destination
+         OR (d.urn = $after.destination AND type(r) > $after.type))))
+     AND ($sliceMax IS NULL
+       OR (size(s.urn) + size(d.urn) + size(type(r))) % $sliceMax = $sliceId)
+   WITH DISTINCT s.urn AS source, d.urn AS destination, type(r) AS type
+   ORDER BY source, destination, type
+   LIMIT $limit
+   OPTIONAL MATCH (ss:Aspect {urn: source, aspect: $statusAspect, version: 0})
+   OPTIONAL MATCH (ds:Aspect {urn: destination, aspect: $statusAspect, version: 0})
+   RETURN source, destination, type, ss.metadata AS sourceStatus, ds.metadata AS destinationStatus
+   ORDER BY source, destination, type`,
+  'types',
+  'sourceUrns',
+  'destinationUrns',
+  'sourcePrefixes',
+  'destinationPrefixes',
+  'after',
+  'sliceMax',
+  'sliceId',
+  'limit',
+  'statusAspect',
+)

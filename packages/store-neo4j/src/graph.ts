@@ -1,8 +1,16 @@
 import { InvalidInputError } from '@catalog/core'
-import type { LineagePage, LineageQuery, RelationshipPage, RelationshipQuery } from '@catalog/store'
+import type {
+  EdgeKey,
+  EdgeScanPage,
+  EdgeScanQuery,
+  LineagePage,
+  LineageQuery,
+  RelationshipPage,
+  RelationshipQuery,
+} from '@catalog/store'
 import type { Neo4jConnection } from './connection.js'
-import { LINEAGE_LEVEL, RELATIONSHIPS } from './cypher-graph.js'
-import { type LevelRow, lineagePlan, traverse } from './lineage.js'
+import { EDGE_SCAN, LINEAGE_LEVEL, RELATIONSHIPS } from './cypher-graph.js'
+import { isSoftDeleted, type LevelRow, lineagePlan, traverse } from './lineage.js'
 import { int } from './mapping.js'
 
 /** The aspect whose latest `removed: true` marks an entity soft-deleted. */
@@ -65,5 +73,49 @@ export class Neo4jGraph {
         { timeoutMs: level.timeoutMs },
       ),
     )
+  }
+
+  /**
+   * One page of the keyset scan over all edges (see {@link GraphStore.scanEdges}), in one read
+   * transaction: stretches of `count + 1` edges past the cursor, dropping those with a
+   * soft-deleted end unless asked for, until a page and one edge more are found or the edges end.
+   */
+  scanEdges(q: EdgeScanQuery): Promise<EdgeScanPage> {
+    const want = q.count + 1
+    return this.connection.read(async (tx) => {
+      const kept: EdgeKey[] = []
+      let after: EdgeKey | undefined = q.after
+      for (;;) {
+        const rows = await tx.run(EDGE_SCAN, {
+          types: [...q.types],
+          sourceUrns: [...q.sourceUrns],
+          destinationUrns: [...q.destinationUrns],
+          sourcePrefixes: q.sourceTypes.map((type) => `urn:li:${type}:`),
+          destinationPrefixes: q.destinationTypes.map((type) => `urn:li:${type}:`),
+          after: after ? { ...after } : null,
+          sliceMax: q.slice ? int(q.slice.max) : null,
+          sliceId: q.slice ? int(q.slice.id) : null,
+          limit: int(want),
+          statusAspect: STATUS_ASPECT,
+        })
+        for (const row of rows) {
+          const edge = {
+            source: String(row.source),
+            destination: String(row.destination),
+            type: String(row.type),
+          }
+          after = edge
+          const live =
+            !isSoftDeleted(row.sourceStatus as string | null) &&
+            !isSoftDeleted(row.destinationStatus as string | null)
+          if (q.includeSoftDeleted || live) kept.push(edge)
+          if (kept.length === want) break
+        }
+        if (kept.length === want || rows.length < want) break
+      }
+      if (kept.length <= q.count) return { edges: kept }
+      const edges = kept.slice(0, q.count)
+      return { edges, next: edges[edges.length - 1] as EdgeKey }
+    }, 'relationship scroll')
   }
 }

@@ -1,6 +1,8 @@
 import type { AuditStamp, ChangeLogEntry, StoredAspect, TimeseriesRow } from '@catalog/core'
 import type {
   AspectScan,
+  EdgeScanPage,
+  EdgeScanQuery,
   LineagePage,
   LineageQuery,
   MetadataStore,
@@ -164,6 +166,10 @@ export class Neo4jMetadataStore implements MetadataStore {
 
   lineage(query: LineageQuery): Promise<LineagePage> {
     return this.graph.lineage(query)
+  }
+
+  scanEdges(query: EdgeScanQuery): Promise<EdgeScanPage> {
+    return this.graph.scanEdges(query)
   }
 
   timeseries(query: TimeseriesQuery): Promise<TimeseriesRow[]> {

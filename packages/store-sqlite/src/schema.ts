@@ -23,6 +23,8 @@ CREATE TABLE IF NOT EXISTS edges (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS edges_incoming ON edges (destination, type, source);
 CREATE INDEX IF NOT EXISTS edges_by_aspect ON edges (source, aspect);
+-- The relationship scroll's order (DataHub's edge sort); built once when an older data dir opens.
+CREATE INDEX IF NOT EXISTS edges_scroll ON edges (source, destination, type);
 
 CREATE TABLE IF NOT EXISTS change_log (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -1,4 +1,6 @@
 import type {
+  EdgeScanPage,
+  EdgeScanQuery,
   LineageEdgeSpec,
   LineagePage,
   LineageQuery,
@@ -8,6 +10,8 @@ import type {
   RelationshipQuery,
 } from '@catalog/store'
 import type Database from 'better-sqlite3'
+import { SqliteEdgeScan } from './sqlite-edge-scan.js'
+import { SqliteRelationships } from './sqlite-relationships.js'
 
 /** Frontier entities per set-based query: small enough that the loop can yield and check budgets often. */
 const CHUNK = 64
@@ -79,30 +83,23 @@ interface LevelOutcome {
  */
 export class SqliteGraph {
   private readonly stmt: ReturnType<typeof prepare>
+  private readonly edgeScan: SqliteEdgeScan
+  private readonly oneHop: SqliteRelationships
 
   constructor(db: Database.Database) {
     this.stmt = prepare(db)
+    this.edgeScan = new SqliteEdgeScan(db)
+    this.oneHop = new SqliteRelationships(db)
+  }
+
+  /** One page of the keyset scan over all edges; see {@link GraphStore.scanEdges}. */
+  scanEdges(q: EdgeScanQuery): EdgeScanPage {
+    return this.edgeScan.scan(q)
   }
 
   /** Distinct (type, entity) pairs at `q.urn`, ordered by type then entity. */
   relationships(q: RelationshipQuery): RelationshipPage {
-    const params = {
-      urn: q.urn,
-      all: q.types.length === 0 ? 1 : 0,
-      types: JSON.stringify(q.types),
-      limit: q.count,
-      offset: q.start,
-    }
-    const s = this.stmt
-    const [count, page] =
-      q.direction === 'OUTGOING'
-        ? [s.countOut, s.pageOut]
-        : q.direction === 'INCOMING'
-          ? [s.countIn, s.pageIn]
-          : [s.countBoth, s.pageBoth]
-    const total = (count.get(params) as { n: number }).n
-    const relationships = q.count === 0 ? [] : (page.all(params) as Array<{ type: string; entity: string }>)
-    return { total, relationships }
+    return this.oneHop.page(q)
   }
 
   /** Bounded breadth-first lineage; see {@link GraphStore.lineage}. */
@@ -288,17 +285,7 @@ function result(seen: ReadonlyMap<string, Hop>, urn: string): LineageResult {
 }
 
 function prepare(db: Database.Database) {
-  const typeFilter = '(@all = 1 OR type IN (SELECT value FROM json_each(@types)))'
-  const out = `SELECT type, destination AS entity FROM edges WHERE source = @urn AND ${typeFilter}`
-  const inc = `SELECT type, source AS entity FROM edges WHERE destination = @urn AND ${typeFilter}`
-  const page = 'ORDER BY type, entity LIMIT @limit OFFSET @offset'
   return {
-    countOut: db.prepare(`SELECT COUNT(*) AS n FROM (SELECT DISTINCT type, entity FROM (${out}))`),
-    pageOut: db.prepare(`SELECT DISTINCT type, entity FROM (${out}) ${page}`),
-    countIn: db.prepare(`SELECT COUNT(*) AS n FROM (SELECT DISTINCT type, entity FROM (${inc}))`),
-    pageIn: db.prepare(`SELECT DISTINCT type, entity FROM (${inc}) ${page}`),
-    countBoth: db.prepare(`SELECT COUNT(*) AS n FROM (${out} UNION ${inc})`),
-    pageBoth: db.prepare(`SELECT type, entity FROM (${out} UNION ${inc}) ${page}`),
     lineageOut: db.prepare(
       `SELECT source AS near, type, destination AS far FROM edges
        WHERE source IN (SELECT value FROM json_each(?)) AND type IN (SELECT value FROM json_each(?))`,

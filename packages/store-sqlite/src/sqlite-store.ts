@@ -15,6 +15,8 @@ import {
 import type {
   AspectScan,
   DeleteAspect,
+  EdgeScanPage,
+  EdgeScanQuery,
   EdgeTarget,
   LineagePage,
   LineageQuery,
@@ -30,6 +32,7 @@ import type {
   RunAspect,
   RunPageQuery,
   RunSummary,
+  StoredAspectJson,
   StoredTask,
   TaskState,
   TaskUpdate,
@@ -47,6 +50,7 @@ import Database from 'better-sqlite3'
 import { STORE_DDL } from './schema.js'
 import { SqliteAdmin } from './sqlite-admin.js'
 import { SqliteGraph } from './sqlite-graph.js'
+import { SqliteLatestJson } from './sqlite-latest-json.js'
 import { SqliteTimeseries } from './sqlite-timeseries.js'
 
 export interface SqliteStoreOptions {
@@ -104,6 +108,7 @@ export class SqliteMetadataStore implements MetadataStore {
   private readonly graph: SqliteGraph
   private readonly series: SqliteTimeseries
   private readonly admin: SqliteAdmin
+  private readonly latestText: SqliteLatestJson
   private readonly applyOne: (batch: WriteBatch) => WriteOutcome
   private readonly applyGroup: (items: Pending[]) => void
   private readonly applyIsolated: (items: Pending[]) => void
@@ -151,6 +156,7 @@ export class SqliteMetadataStore implements MetadataStore {
     this.graph = new SqliteGraph(this.db)
     this.series = new SqliteTimeseries(this.db)
     this.admin = new SqliteAdmin(this.db)
+    this.latestText = new SqliteLatestJson(this.db)
     this.applyOne = this.db.transaction((batch: WriteBatch) => this.apply(batch))
     // Fast path: the whole group in one transaction, no savepoints (they cost more than the
     // writes themselves). Any failure rolls the group back; `applyIsolated` then retries
@@ -449,6 +455,13 @@ export class SqliteMetadataStore implements MetadataStore {
     return out
   }
 
+  async latestJson(
+    urns: readonly string[],
+    aspects?: readonly string[],
+  ): Promise<Map<string, StoredAspectJson[]>> {
+    return this.latestText.read(urns, aspects)
+  }
+
   async version(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
     let v = version
     if (v < 0) {
@@ -508,6 +521,10 @@ export class SqliteMetadataStore implements MetadataStore {
 
   lineage(q: LineageQuery): Promise<LineagePage> {
     return this.graph.lineage(q)
+  }
+
+  async scanEdges(q: EdgeScanQuery): Promise<EdgeScanPage> {
+    return this.graph.scanEdges(q)
   }
 
   async timeseries(q: TimeseriesQuery): Promise<TimeseriesRow[]> {

@@ -5,6 +5,7 @@
  */
 import type { Test } from 'tap'
 import type { StoreFactory } from './contract.js'
+import { runEdgeScanContract } from './contract-edge-scan.js'
 import type { LineageEdgeSpec, LineageQuery } from './graph-port.js'
 import type { EdgeTarget, MetadataStore, Mutation } from './port.js'
 
@@ -326,4 +327,5 @@ export function runGraphContract(t: Test, name: string, factory: StoreFactory): 
       t.equal((await store.lineage(q({ urn: ds('a'), direction: 'DOWNSTREAM' }))).total, 0)
     })
   })
+  runEdgeScanContract(t, name, factory)
 }

@@ -82,6 +82,45 @@ export interface LineagePage {
   readonly partialReason?: PartialReason
 }
 
+/** One edge `source -[type]-> destination`; edges written by several aspects count once. */
+export interface EdgeKey {
+  readonly source: string
+  readonly destination: string
+  readonly type: string
+}
+
+/**
+ * A scan over every edge of the graph, as DataHub's generic relationship scroll: each list
+ * filters when not empty (OR within a list, AND across lists); entity types are those of the
+ * URNs (`dataset` of `urn:li:dataset:(...)`).
+ */
+export interface EdgeScanQuery {
+  /** Relationship names. */
+  readonly types: readonly string[]
+  readonly sourceTypes: readonly string[]
+  readonly destinationTypes: readonly string[]
+  readonly sourceUrns: readonly string[]
+  readonly destinationUrns: readonly string[]
+  /** Edges after this one in (source, destination, type) order; absent for the first page. */
+  readonly after?: EdgeKey | undefined
+  /** Edges per page (at least 1). */
+  readonly count: number
+  /** When false, edges whose source or destination is soft-deleted (latest `status.removed`) are left out. */
+  readonly includeSoftDeleted: boolean
+  /**
+   * Only the edges of slice `id` of `max` (0 <= id < max): the slices of a scan are disjoint
+   * and together hold every edge, each edge always in the same slice while it exists.
+   */
+  readonly slice?: { readonly id: number; readonly max: number } | undefined
+}
+
+export interface EdgeScanPage {
+  /** Distinct edges ordered by (source, destination, type), at most `count`. */
+  readonly edges: readonly EdgeKey[]
+  /** The cursor for the next page (the last edge returned); absent when no edge follows. */
+  readonly next?: EdgeKey
+}
+
 /** Relationship edges and traversals over them. */
 export interface GraphStore {
   /**
@@ -89,6 +128,12 @@ export interface GraphStore {
    * Distinct (type, entity) pairs ordered by type, then entity URN.
    */
   relationships(query: RelationshipQuery): Promise<RelationshipPage>
+
+  /**
+   * One page of a keyset scan over all edges, filtered by relationship type, entity types and
+   * URNs at either end; see {@link EdgeScanQuery}.
+   */
+  scanEdges(query: EdgeScanQuery): Promise<EdgeScanPage>
 
   /**
    * Breadth-first lineage from `urn` along the given lineage edges, bounded by hops, nodes

@@ -142,6 +142,17 @@ export interface WriteOutcome {
   readonly seq: number
 }
 
+/** A latest aspect row with its value and system metadata as stored JSON text. */
+export interface StoredAspectJson {
+  readonly aspect: string
+  readonly version: number
+  /** The value, as `JSON.stringify` wrote it. */
+  readonly valueJson: string
+  readonly created: AuditStamp
+  /** The system metadata, as `JSON.stringify` wrote it; null when the row has none. */
+  readonly systemMetadataJson: string | null
+}
+
 /** Selects latest aspect rows for re-indexing (`restoreIndices`). */
 export interface AspectScan {
   readonly urn?: string
@@ -177,6 +188,13 @@ export interface AspectStore {
 
   /** Latest (version 0) rows of the given URNs, optionally only the named aspects. */
   latest(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, StoredAspect[]>>
+
+  /**
+   * {@link latest} with values and system metadata as the JSON text the store holds (what
+   * `JSON.stringify` wrote), for reads that answer them unchanged without parsing them.
+   * Optional: a store without it is read through {@link latest}.
+   */
+  latestJson?(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, StoredAspectJson[]>>
 
   /**
    * One version of one aspect: 0 is the latest, N > 0 a previous value (1 the oldest), and

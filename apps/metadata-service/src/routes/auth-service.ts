@@ -3,6 +3,7 @@ import {
   type InviteTokenService,
   type NativeUserService,
   SESSION_TOKEN_TTL_MS,
+  type SsoSettingsReader,
   type TokenService,
 } from '@catalog/auth'
 import { CatalogError, UnauthorizedError } from '@catalog/core'
@@ -29,6 +30,8 @@ export interface AuthServiceRoutesOptions {
   /** Native users and invite tokens, on the metadata store (see `nativeAuthServices`). */
   readonly users: NativeUserService
   readonly invites: InviteTokenService
+  /** The stored SSO settings (`globalSettingsInfo.sso`); absent: there are none. */
+  readonly sso?: SsoSettingsReader
   /** False with CATALOG_AUTH=off: every caller acts as the root user and may call these. */
   readonly enabled: boolean
   readonly sessionTtlMs?: number
@@ -124,6 +127,24 @@ export async function authServiceRoutes(app: CatalogServer, opts: AuthServiceRou
         const denial = matches ? await users.sessionDenial(userUrn as string) : 'INVALID_CREDENTIALS'
         return { doesPasswordMatch: matches, ...(denial ? { loginDenialReason: denial } : {}) }
       })
+    },
+  )
+
+  // DataHub lets any authenticated caller ask (no system-client check) and ignores the body.
+  app.post(
+    '/auth/getSsoSettings',
+    {
+      schema: {
+        summary: 'The stored SSO settings for the frontend',
+        description:
+          "DataHub GMS's endpoint for its frontend: `globalSettingsInfo.sso` with the OIDC client secret decrypted; an empty 404 when no SSO is configured (this catalog configures none itself).",
+        tags: ['auth'],
+      },
+    },
+    async (request, reply) => {
+      const sso = opts.sso
+      if (!sso) return empty(reply, 404)
+      return guarded(reply, request, async () => (await sso.response()) ?? empty(reply, 404))
     },
   )
 }

@@ -44,9 +44,9 @@ export class OpenApiEntityService {
     private readonly admin: EntityAdminService,
   ) {}
 
-  /** The entity type of a path; an unknown one is a 400. */
+  /** The entity type of a path, in any letter case as DataHub matches it; an unknown one is a 400. */
   entitySpec(entityName: string): EntitySpec {
-    const spec = this.registry.findEntity(entityName)
+    const spec = this.registry.findEntityAnyCase(entityName)
     if (!spec) throw new InvalidInputError(`Unknown entity: ${entityName}`)
     return spec
   }

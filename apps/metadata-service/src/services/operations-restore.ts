@@ -1,6 +1,7 @@
 import { InvalidInputError, type Registry, type StoredAspect, ValidationError } from '@catalog/core'
 import type { MetadataStore, RestateItem } from '@catalog/store'
 import type { AfterWrite } from './ingest-service.js'
+import type { TrackedTask } from './tasks-service.js'
 
 /** `restoreIndices` parameters (all optional). */
 export interface RestoreIndicesRequest {
@@ -25,6 +26,9 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 /** How often a running restore logs its progress. */
 const PROGRESS_EVERY_MS = 5_000
 
+/** Records a run as a task (see `TaskRunner.track`), given its checked arguments. */
+export type TrackRestore = (args: Record<string, unknown>) => Promise<TrackedTask>
+
 /** Where a long operation reports progress (a pino logger fits), every `everyMs` (default 5 s). */
 export type ProgressLog = {
   info: (fields: Record<string, unknown>, message: string) => void
@@ -46,10 +50,32 @@ export class IndexRestorer {
     private readonly log?: ProgressLog,
   ) {}
 
-  /** Restores the selected rows and reports it as DataHub's `Map.toString()` of args and result. */
-  async restore(req: RestoreIndicesRequest, actor: string): Promise<string> {
+  /**
+   * Restores the selected rows and reports it as DataHub's `Map.toString()` of args and result.
+   * With `track`, the run is recorded as a task once its arguments are checked, so its progress
+   * can be read (`getEsTaskStatus`) while it runs; the task id is logged as it starts.
+   */
+  async restore(req: RestoreIndicesRequest, actor: string, track?: TrackRestore): Promise<string> {
     const args = this.check(req)
+    const task = track ? await track(JSON.parse(JSON.stringify(args))) : undefined
+    if (task) this.log?.info({ task: task.id, ...args }, `restoreIndices: running as task ${task.id}`)
+    try {
+      const report = await this.run(args, actor, task)
+      await task?.finish()
+      return report
+    } catch (err) {
+      await task?.finish(err as Error)
+      throw err
+    }
+  }
+
+  private async run(
+    args: ReturnType<IndexRestorer['check']>,
+    actor: string,
+    task: TrackedTask | undefined,
+  ): Promise<string> {
     const started = Date.now()
+    let batches = 0
     const result = {
       ignored: 0,
       rowsMigrated: 0,
@@ -114,6 +140,13 @@ export class IndexRestorer {
         result.lastUrn = last.urn
         result.lastAspect = last.aspect
         wanted -= rows.length
+        batches++
+        await task?.progress({
+          rowsMigrated: result.rowsMigrated,
+          ignored: result.ignored,
+          batches,
+          lastUrn: result.lastUrn,
+        })
       }
       // Concurrent inserts before the offset can leave a window with nothing new: move on.
       offset += rows.length > 0 ? rows.length : size

@@ -1,9 +1,9 @@
-import { InvalidInputError, type Registry } from '@catalog/core'
+import { InvalidInputError, NotFoundError, type Registry } from '@catalog/core'
 import type { MetadataStore, TimeseriesIndexSize } from '@catalog/store'
 import type { AfterWrite } from './ingest-service.js'
 import { javaFixed2 } from './operations-format.js'
 import { IndexRestorer, type ProgressLog, type RestoreIndicesRequest } from './operations-restore.js'
-import type { TaskRunner } from './tasks-service.js'
+import { RESTORE_TASK, type TaskRunner, type TaskStatus } from './tasks-service.js'
 import { resolveTimeseriesIndex } from './timeseries-service.js'
 
 export const TRUNCATE_DEFAULT_BATCH = 10_000
@@ -126,6 +126,22 @@ export class OperationsService {
   }
 
   /**
+   * DataHub's OpenAPI `getTaskStatus`: the task as an object. A malformed id is a 400 with
+   * DataHub's message; an unknown one a 404 (DataHub answers 500 with the same message).
+   */
+  async taskStatusObject(task: string): Promise<TaskStatus> {
+    if (!validTask(task)) {
+      throw new InvalidInputError(
+        `Task ID should be in the form nodeId:taskId e.g. aB1cdEf2GHI-JKLMnoPQr3:123456 (got ${task})`,
+      )
+    }
+    const [node, id] = task.split(':') as [string, string]
+    const status = Number.isSafeInteger(Number(id)) ? await this.tasks.status(node, Number(id)) : undefined
+    if (!status) throw new NotFoundError(`Could not get task status for ${node}:${id}`)
+    return status
+  }
+
+  /**
    * One entry per time-series index of the registry (entity type x time-series aspect), empty
    * ones included, with the bytes its rows take.
    */
@@ -159,9 +175,14 @@ export class OperationsService {
     return out.sort((a, b) => a.indexName.localeCompare(b.indexName))
   }
 
-  /** Re-derives edges and search documents of the selected rows; DataHub's report string. */
+  /**
+   * Re-derives edges and search documents of the selected rows; DataHub's report string. The
+   * run is recorded as a task (`restoreIndices`) while it runs, so `getEsTaskStatus` with its
+   * id (logged as it starts) shows the rows restored so far; the answer stays synchronous, as
+   * DataHub's Rest.li and OpenAPI restoreIndices are.
+   */
   restoreIndices(req: RestoreIndicesRequest, actor: string): Promise<string> {
-    return this.restorer.restore(req, actor)
+    return this.restorer.restore(req, actor, (args) => this.tasks.track(RESTORE_TASK, args))
   }
 }
 

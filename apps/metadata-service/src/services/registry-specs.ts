@@ -113,7 +113,7 @@ export class RegistrySpecs {
   }
 
   private entitySpec(name: string): EntitySpec {
-    const entity = this.registry.findEntity(name)
+    const entity = this.registry.findEntityAnyCase(name)
     if (!entity) throw new NotFoundError(`Failed to find entity with name ${name}`)
     return entity
   }

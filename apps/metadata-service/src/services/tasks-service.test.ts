@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
 import t, { type Test } from 'tap'
-import { TaskRunner, TRUNCATE_TASK } from './tasks-service.js'
+import { RESTORE_TASK, TaskRunner, TRUNCATE_TASK } from './tasks-service.js'
 
 const DS = 'urn:li:dataset:(urn:li:dataPlatform:hive,tasks.unit,PROD)'
 
@@ -90,3 +90,49 @@ t.test('a running task is resumed from its stored progress and its counters add 
   t.equal((await store.task(task.nodeId, task.taskId))?.state, 'completed')
   t.equal(await runner.status(task.nodeId, task.taskId + 100), undefined, 'unknown task')
 })
+
+t.test(
+  'a tracked restore reports live progress, persists it, and a stopped one is failed at the next start',
+  async (t) => {
+    const store = await open(t)
+    const runner = new TaskRunner(store)
+    const task = await runner.track(RESTORE_TASK, { batchSize: 10 })
+    const [node, id] = task.id.split(':') as [string, string]
+    await task.progress({ rowsMigrated: 10, ignored: 1, batches: 1, lastUrn: DS })
+    await task.progress({ rowsMigrated: 20, ignored: 1, batches: 2, lastUrn: DS })
+    const live = await runner.status(node, Number(id))
+    t.match(live, {
+      completed: false,
+      taskId: task.id,
+      status: { total: 21, updated: 20, noops: 1, batches: 2 },
+    })
+    t.match(
+      (await store.task(node, Number(id)))?.progress,
+      { rowsMigrated: 0 },
+      'the store is written at most once a second; the live counters come from memory',
+    )
+    await task.finish()
+    t.match(
+      (await store.task(node, Number(id)))?.progress,
+      { rowsMigrated: 20 },
+      'persisted when it finishes',
+    )
+    t.match(await runner.status(node, Number(id)), { completed: true, status: { updated: 20 } })
+
+    const failed = await runner.track(RESTORE_TASK, {})
+    await failed.finish(new Error('boom'))
+    const [fNode, fId] = failed.id.split(':') as [string, string]
+    t.match(await runner.status(fNode, Number(fId)), { completed: true, failure: 'boom' })
+
+    // A process that stops mid-restore leaves the task running: the next start fails it.
+    const orphan = await runner.track(RESTORE_TASK, {})
+    await orphan.progress({ rowsMigrated: 5, ignored: 0, batches: 1, lastUrn: DS })
+    const [oNode, oId] = orphan.id.split(':') as [string, string]
+    const next = new TaskRunner(store)
+    await next.resume()
+    const status = await next.status(oNode, Number(oId))
+    t.equal(status?.completed, true)
+    t.match(status?.failure, /^interrupted: the process stopped while restoreIndices ran/)
+    await next.stop()
+  },
+)

@@ -1,12 +1,16 @@
 import '@catalog/http-kit'
 import { ForbiddenError } from '@catalog/core'
 import { actionOf } from '@catalog/http-kit'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { isPublicPath } from '../bearer-auth.js'
+import { SERVICE_TOKEN_TYPE } from '../token-service.js'
 import type { Authorizer } from './authorizer.js'
-import { restReadCheck } from './read-requirements.js'
-import { restCheck } from './rest-requirements.js'
+import { lineageDeleteCheck } from './lineage-requirements.js'
+import { alwaysReadCheck, restReadCheck } from './read-requirements.js'
+import { registryModelsCheck } from './registry-requirements.js'
+import { type RestCheck, restCheck } from './rest-requirements.js'
+import { taskStatusCheck } from './task-status-requirements.js'
 
 export interface AuthorizeRestOptions {
   readonly authorizer: Authorizer
@@ -18,32 +22,72 @@ export interface AuthorizeRestOptions {
 }
 
 /**
+ * The services' internal routes (the change log, search sync) carry every aspect value: only
+ * the catalog's services (service tokens, skipped above) and the system and root users call
+ * them. No privilege grants them (the authorizer allows those two actors whatever is asked).
+ */
+const INTERNAL: RestCheck = {
+  requirements: [{ anyOf: [] }],
+  message: 'Unauthorized: internal routes answer only the catalog services',
+}
+
+const BEARER = /^Bearer\s+([^.\s]+)\.([^.\s]+)\.[^.\s]+\s*$/i
+
+/**
+ * True when the caller holds a service token: only the catalog's services sign them (with the
+ * shared secret), and the gateway sends its GraphQL calls with one for the acting user after
+ * authorizing the operation itself, as DataHub's GraphQL resolvers call the entity service in
+ * process, past the REST checks. `bearerAuth` has verified the token on this request already.
+ */
+function isServiceCall(request: FastifyRequest): boolean {
+  const match = BEARER.exec(request.headers.authorization ?? '')
+  if (!match) return false
+  try {
+    const claims = JSON.parse(Buffer.from(match[2] as string, 'base64url').toString('utf8')) as {
+      type?: unknown
+    }
+    return claims.type === SERVICE_TOKEN_TYPE
+  } catch {
+    return false
+  }
+}
+
+/**
  * Checks REST writes and operations against the policies before the route runs (a
  * `preHandler`, after the body is parsed): a refused request answers 403 with DataHub's
  * message and stores nothing. With `reads` (the default), entity reads and searches are
- * checked too (see `restReadCheck`).
+ * checked too (see `restReadCheck`); a few reads DataHub checks either way (`alwaysReadCheck`).
  * Register after `bearerAuth`, which sets `request.actor`.
  */
 export const authorizeRest = fp(
   async (app: FastifyInstance, { authorizer, reads = true }: AuthorizeRestOptions) => {
     app.addHook('preHandler', async (request) => {
       if (isPublicPath(request.url)) return
-      // The route pattern, not the raw URL: find-my-way decodes `/%61spects` to `/aspects`.
-      const route = request.routeOptions.url ?? ''
+      if (isServiceCall(request)) return
       const action = actionOf(request.url)
       const q = request.url.indexOf('?')
       const rawPath = q < 0 ? request.url : request.url.slice(0, q)
+      // The route pattern, not the raw URL: find-my-way decodes `/%61spects` to `/aspects`.
+      const route = request.routeOptions.url ?? ''
       // Without an actor (it cannot happen behind bearerAuth) nothing is granted.
       const actor = request.actor ?? 'urn:li:corpuser:__anonymous'
-      const check =
+      const checks: (RestCheck | undefined)[] = [
         (reads
           ? restReadCheck(request.method, route, request.url, action, request.query, request.body, actor)
           : undefined) ??
-        (request.method === 'GET' || request.method === 'HEAD'
-          ? undefined
-          : restCheck(request.method, route, rawPath, action, request.body, actor))
-      if (check && !(await authorizer.authorize(actor, check.requirements))) {
-        throw new ForbiddenError(check.message)
+          (request.method === 'GET' || request.method === 'HEAD'
+            ? undefined
+            : restCheck(request.method, route, rawPath, action, request.body, actor)),
+        alwaysReadCheck(request.method, route, request.url, actor),
+        lineageDeleteCheck(request.method, route, request.query),
+        taskStatusCheck(request.method, route, actor),
+        registryModelsCheck(request.method, route, actor),
+        route === '/internal' || route.startsWith('/internal/') ? INTERNAL : undefined,
+      ]
+      for (const check of checks) {
+        if (check && !(await authorizer.authorize(actor, check.requirements))) {
+          throw new ForbiddenError(check.message)
+        }
       }
     })
   },

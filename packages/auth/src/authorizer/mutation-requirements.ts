@@ -55,9 +55,27 @@ const SECRETS = () => platform('MANAGE_SECRETS')
 const TESTS = () => platform('MANAGE_TESTS')
 const OWNERSHIP_TYPES = () => platform('MANAGE_GLOBAL_OWNERSHIP_TYPES')
 const POSTS = () => platform('MANAGE_GLOBAL_ANNOUNCEMENTS')
-const PROPERTIES_ADMIN = () => platform('MANAGE_STRUCTURED_PROPERTIES')
-const STRUCTURED = (a: Args) => [editOf(input(a).assetUrn, 'EDIT_ENTITY_PROPERTIES')]
-const DATA_PRODUCT = (a: Args) => [editOf(a.urn, 'MANAGE_DATA_PRODUCTS')]
+/** DataHub's `canEditProperties` on the asset, with its message naming the asset. */
+const STRUCTURED = async (a: Args): Promise<MutationCheck> => ({
+  requirements: [editOf(input(a).assetUrn, 'EDIT_ENTITY_PROPERTIES')],
+  message: `Not authorized to update properties on the gives urn ${strOf(input(a).assetUrn)}`,
+})
+/** DataHub's `canManageStructuredProperties`, with the message of the `verb` resolver. */
+const PROPERTIES_ADMIN = (verb: string) => async (): Promise<MutationCheck> => ({
+  requirements: platform('MANAGE_STRUCTURED_PROPERTIES'),
+  message: `Unable to ${verb} structured property. Please contact your admin.`,
+})
+/**
+ * DataHub's Update/DeleteDataProductResolver: MANAGE_DATA_PRODUCTS on the data product's domain.
+ * DataHub checks nothing for a product without a domain; here that case needs the privilege on
+ * the product itself (fail closed).
+ */
+async function DATA_PRODUCT(a: Args, facts: MutationFacts): Promise<MutationCheck> {
+  const urn = strOf(a.urn)
+  const domains = urn ? await facts.read(urn, 'domains') : undefined
+  const domain = Array.isArray(domains?.domains) ? strOf(domains.domains[0]) : undefined
+  return { requirements: [editOf(domain ?? urn, 'MANAGE_DATA_PRODUCTS')] }
+}
 const GROUP_MEMBERS = (a: Args) =>
   managedOr('MANAGE_USERS_AND_GROUPS', input(a).groupUrn, 'EDIT_GROUP_MEMBERS')
 
@@ -244,9 +262,9 @@ const RULES: Readonly<Record<string, Rule>> = {
   createTest: TESTS,
   updateTest: TESTS,
   deleteTest: TESTS,
-  createStructuredProperty: PROPERTIES_ADMIN,
-  updateStructuredProperty: PROPERTIES_ADMIN,
-  deleteStructuredProperty: PROPERTIES_ADMIN,
+  createStructuredProperty: PROPERTIES_ADMIN('create'),
+  updateStructuredProperty: PROPERTIES_ADMIN('update'),
+  deleteStructuredProperty: PROPERTIES_ADMIN('delete'),
   updateGlobalViewsSettings: () => platform('MANAGE_GLOBAL_VIEWS'),
   createView,
   updateView,

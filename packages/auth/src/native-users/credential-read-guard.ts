@@ -10,6 +10,8 @@ import { CORP_USER_CREDENTIALS_ASPECT } from './credential-records.js'
 const UNION_KEY = 'com.linkedin.identity.CorpUserCredentials'
 /** Case-insensitive marker, found in the aspect name and in its union key. */
 const MARKER = 'corpusercredentials'
+/** The marker in any case, tested without a lowercased copy of the whole answer. */
+const MARKER_ANY_CASE = new RegExp(MARKER, 'i')
 const NEEDED = [{ anyOf: ['MANAGE_USER_CREDENTIALS'] }] as const
 
 export interface CredentialReadGuardOptions {
@@ -43,7 +45,7 @@ export const credentialReadGuard = fp(
           : Buffer.isBuffer(payload)
             ? payload.toString('utf8')
             : undefined
-      if (text === undefined || !text.toLowerCase().includes(MARKER)) return payload
+      if (text === undefined || !MARKER_ANY_CASE.test(text)) return payload
       if (!String(reply.getHeader('content-type') ?? '').includes('json')) return payload
       if (await mayRead(request)) return payload
       let parsed: unknown

@@ -19,7 +19,10 @@ export const PASSWORD_RESET_TOKEN_TTL_MS = 86_400_000
 export interface CorpUserCredentials {
   /** The encrypted base64 salt. */
   readonly salt: string
-  /** base64(SHA-256(salt ‖ password)). */
+  /**
+   * `$scrypt$ln=..,r=..,p=..$<salt>$<key>` (written here), or DataHub's
+   * base64(SHA-256(salt ‖ password)) (verified, then rehashed).
+   */
   readonly hashedPassword: string
   /** The encrypted reset token. */
   readonly passwordResetToken?: string

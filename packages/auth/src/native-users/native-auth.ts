@@ -4,9 +4,10 @@ import type { TokenService } from '../token-service.js'
 import { storeCredentialRecords } from './credential-records.js'
 import { InviteTokenService } from './invite-token-service.js'
 import { NativeUserService } from './native-user-service.js'
+import { SsoSettingsReader } from './sso-settings.js'
 
 /**
- * The native-user and invite-token services of a process holding the metadata store, writing
+ * The native-user, invite-token and SSO-settings services of a process holding the metadata store, writing
  * as the system client's actor (DataHub's GMS writes them with its system authentication).
  */
 export function nativeAuthServices(
@@ -14,11 +15,12 @@ export function nativeAuthServices(
   store: Pick<AspectStore, 'latest'>,
   ingest: (proposals: readonly TokenProposal[], actor: string) => Promise<unknown>,
   actor: string,
-): { users: NativeUserService; invites: InviteTokenService } {
+): { users: NativeUserService; invites: InviteTokenService; sso: SsoSettingsReader } {
   const records = storeCredentialRecords(store, ingest, actor)
   const reserved = tokens.systemClientActor ? [tokens.systemClientActor] : []
   return {
     users: new NativeUserService(records, tokens.cipher, { reservedActors: reserved }),
     invites: new InviteTokenService(records, tokens.cipher),
+    sso: new SsoSettingsReader(records, tokens.cipher),
   }
 }

@@ -15,9 +15,16 @@ import {
   type CredentialRecords,
   PASSWORD_RESET_TOKEN_LENGTH,
   PASSWORD_RESET_TOKEN_TTL_MS,
-  SALT_LENGTH,
   upsertProposal,
 } from './credential-records.js'
+import {
+  DEFAULT_SCRYPT_PARAMS,
+  isScryptHash,
+  needsRehash,
+  type ScryptParams,
+  scryptHash,
+  scryptVerify,
+} from './password-hash.js'
 import { SecretCipher } from './secret-cipher.js'
 
 /** What `/auth/signUp` stores for a new native user. */
@@ -37,17 +44,25 @@ export interface NativeUserServiceOptions {
   /** The actors no one may sign up as: the system client's user besides DataHub's own. */
   readonly reservedActors?: readonly string[]
   readonly now?: () => number
+  /** The scrypt cost of new and rehashed passwords (default {@link DEFAULT_SCRYPT_PARAMS}). */
+  readonly scrypt?: ScryptParams
 }
 
 /**
  * Native users as DataHub's GMS keeps them (its `NativeUserService`): sign-up stores
- * `corpUserInfo`, `corpUserStatus` and `corpUserCredentials` (an encrypted random salt and the
- * salted SHA-256 of the password); reset tokens are encrypted into the credentials with a
- * one-day expiry. Failures carry DataHub's messages.
+ * `corpUserInfo`, `corpUserStatus` and `corpUserCredentials`; reset tokens are encrypted into
+ * the credentials with a one-day expiry. Failures carry DataHub's messages.
+ *
+ * Passwords are hashed with scrypt: `hashedPassword` is `$scrypt$ln=..,r=..,p=..$<salt>$<key>`
+ * (the parameters travel with the hash) and `salt` holds the same salt encrypted as DataHub
+ * keeps it, so the aspect stays a valid `CorpUserCredentials`. Credentials in DataHub's own
+ * form (encrypted salt, base64 SHA-256 of salt ‖ password, e.g. from a DataHub backup) still
+ * verify, and are replaced by a scrypt hash on their first successful verification.
  */
 export class NativeUserService {
   private readonly reserved: ReadonlySet<string>
   private readonly now: () => number
+  private readonly scryptParams: ScryptParams
 
   constructor(
     private readonly records: CredentialRecords,
@@ -61,6 +76,7 @@ export class NativeUserService {
       ...(options.reservedActors ?? []),
     ])
     this.now = options.now ?? Date.now
+    this.scryptParams = options.scrypt ?? DEFAULT_SCRYPT_PARAMS
   }
 
   /** True when `userUrn` may not be signed up for (the system client, DataHub's root and unknown actors). */
@@ -87,15 +103,42 @@ export class NativeUserService {
     await this.records.write([
       upsertProposal(urn, CORP_USER_INFO_ASPECT, info),
       upsertProposal(urn, CORP_USER_STATUS_ASPECT, status),
-      upsertProposal(urn, CORP_USER_CREDENTIALS_ASPECT, this.credentialsFor(user.password)),
+      upsertProposal(urn, CORP_USER_CREDENTIALS_ASPECT, await this.credentialsFor(user.password)),
     ])
   }
 
-  /** Whether `password` is the native user's; false for an unknown or non-native user. */
+  /**
+   * Whether `password` is the native user's; false for an unknown or non-native user. A match
+   * against DataHub's SHA-256 form, or a scrypt hash of a lower cost, is rehashed (reset token
+   * fields kept).
+   */
   async doesPasswordMatch(userUrn: string, password: string): Promise<boolean> {
-    const credentials = await this.credentials(corpUserUrn(userUrn))
+    const urn = corpUserUrn(userUrn)
+    const credentials = await this.credentials(urn)
     if (!credentials) return false
-    const salt = Buffer.from(this.cipher.decrypt(credentials.salt), 'base64')
+    const scrypt = isScryptHash(credentials.hashedPassword)
+    const matches = scrypt
+      ? await scryptVerify(password, credentials.hashedPassword)
+      : this.matchesLegacy(credentials, password)
+    if (matches && (!scrypt || needsRehash(credentials.hashedPassword, this.scryptParams))) {
+      await this.records.write([
+        upsertProposal(urn, CORP_USER_CREDENTIALS_ASPECT, {
+          ...credentials,
+          ...(await this.credentialsFor(password)),
+        }),
+      ])
+    }
+    return matches
+  }
+
+  /** DataHub's check: base64(SHA-256(decrypted salt ‖ password)); false when the salt does not decrypt. */
+  private matchesLegacy(credentials: CorpUserCredentials, password: string): boolean {
+    let salt: Buffer
+    try {
+      salt = Buffer.from(this.cipher.decrypt(credentials.salt), 'base64')
+    } catch {
+      return false
+    }
     return SecretCipher.same(this.cipher.hashPassword(salt, password), credentials.hashedPassword)
   }
 
@@ -137,7 +180,10 @@ export class NativeUserService {
     }
     // DataHub keeps the (now used) reset token fields; a new salt and hash replace the password.
     await this.records.write([
-      upsertProposal(urn, CORP_USER_CREDENTIALS_ASPECT, { ...credentials, ...this.credentialsFor(password) }),
+      upsertProposal(urn, CORP_USER_CREDENTIALS_ASPECT, {
+        ...credentials,
+        ...(await this.credentialsFor(password)),
+      }),
     ])
   }
 
@@ -172,12 +218,12 @@ export class NativeUserService {
     return value as CorpUserCredentials
   }
 
-  private credentialsFor(password: string): Pick<CorpUserCredentials, 'salt' | 'hashedPassword'> {
-    const salt = this.cipher.salt(SALT_LENGTH)
-    return {
-      salt: this.cipher.encrypt(salt.toString('base64')),
-      hashedPassword: this.cipher.hashPassword(salt, password),
-    }
+  /** A scrypt hash of `password`, and its salt encrypted in DataHub's `salt` field. */
+  private async credentialsFor(
+    password: string,
+  ): Promise<Pick<CorpUserCredentials, 'salt' | 'hashedPassword'>> {
+    const { encoded, salt } = await scryptHash(password, this.scryptParams)
+    return { salt: this.cipher.encrypt(salt.toString('base64')), hashedPassword: encoded }
   }
 }
 

@@ -1,6 +1,7 @@
 import { InvalidInputError, ValidationError } from '../errors.js'
 import { checkAspectLimits } from '../limits.js'
 import { checkWritableUrn, formatUrn, parseUrn, type Urn } from '../urn.js'
+import { defaultBrowsePathsV2 } from './browse-paths-v2.js'
 import { type LoadedModel, loadModel } from './model/load-model.js'
 import type { ModelFile, ModelTypeDecl } from './model/model-file.js'
 import { canonicalRecordName } from './normalize.js'
@@ -47,6 +48,7 @@ export class Registry {
   private readonly entityAspects = new Map<string, ReadonlySet<string>>()
   private readonly byRecord = new Map<string, AspectSpec>()
   private readonly bySnapshot = new Map<string, EntitySpec>()
+  private readonly byLowerName = new Map<string, EntitySpec>()
   private readonly validator: ModelValidator
   /** Where the model comes from: DataHub's repository and commit. */
   readonly source: ModelFile['source']
@@ -60,6 +62,7 @@ export class Registry {
     }
     for (const entity of model.entities) {
       this.entities.set(entity.name, entity)
+      this.byLowerName.set(entity.name.toLowerCase(), entity)
       this.entityAspects.set(entity.name, new Set([entity.keyAspect, ...entity.aspects]))
       if (entity.snapshot) this.bySnapshot.set(entity.snapshot, entity)
       for (const name of [entity.keyAspect, ...entity.aspects]) {
@@ -77,6 +80,14 @@ export class Registry {
   /** The entity type named `name`, or undefined. */
   findEntity(name: string): EntitySpec | undefined {
     return this.entities.get(name)
+  }
+
+  /**
+   * The entity type named `name` in any letter case (`datajob` is `dataJob`), as DataHub's
+   * registry looks up the entity names of its OpenAPI paths; undefined when there is none.
+   */
+  findEntityAnyCase(name: string): EntitySpec | undefined {
+    return this.entities.get(name) ?? this.byLowerName.get(name.toLowerCase())
   }
 
   /** The entity type named `name`; a {@link ValidationError} when there is none. */
@@ -182,7 +193,11 @@ export class Registry {
     return outcome.value
   }
 
-  /** Default aspects DataHub writes with the first aspect of a new entity: key, browsePaths, dataPlatformInstance. */
+  /**
+   * Default aspects DataHub writes with the first aspect of a new entity: key, browsePaths,
+   * browsePathsV2, dataPlatformInstance. DataHub writes `browsePaths` with browse v2 off and
+   * `browsePathsV2` with it on; both are written here, so that both browse APIs find the entity.
+   */
   defaultAspects(ref: EntityRef): Array<{ aspect: string; value: Record<string, unknown> }> {
     const out: Array<{ aspect: string; value: Record<string, unknown> }> = [
       { aspect: ref.entity.keyAspect, value: this.keyValue(ref) },
@@ -190,6 +205,9 @@ export class Registry {
     const browsePath = ref.entity.defaultBrowsePath?.(ref.key)
     if (browsePath && ref.entity.aspects.includes('browsePaths')) {
       out.push({ aspect: 'browsePaths', value: { paths: [browsePath] } })
+    }
+    if (ref.entity.aspects.includes('browsePathsV2')) {
+      out.push({ aspect: 'browsePathsV2', value: defaultBrowsePathsV2(ref.entity.name, ref.key) })
     }
     const platform = defaultPlatform(ref)
     if (platform && ref.entity.aspects.includes('dataPlatformInstance')) {

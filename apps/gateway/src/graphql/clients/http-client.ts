@@ -8,6 +8,8 @@ import type {
   MetadataProposal,
   RelationshipsAnswer,
   RelationshipsQuery,
+  TimelineQuery,
+  TimelineTransaction,
   TimeseriesQuery,
   UsageAnswer,
 } from './metadata-client.js'
@@ -96,6 +98,12 @@ export class HttpMetadataClient implements MetadataClient {
     const payload = { resource, duration: 'DAY', rangeFromEnd: range }
     return ((await this.call('POST', '/usageStats?action=queryRange', payload)) as { value: UsageAnswer })
       .value
+  }
+
+  async timeline(query: TimelineQuery): Promise<TimelineTransaction[]> {
+    const { urn, categories, startTime, endTime } = query
+    const path = `/openapi/v2/timeline/v1/${enc(urn)}?categories=${categories.map(enc).join(',')}&startTime=${startTime}&endTime=${endTime}`
+    return (await this.call('GET', path)) as TimelineTransaction[]
   }
 
   private async aspect(urn: string, aspect: string, version: number): Promise<AspectValue | undefined> {

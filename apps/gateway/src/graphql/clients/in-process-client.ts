@@ -8,6 +8,8 @@ import type {
   MetadataProposal,
   RelationshipsAnswer,
   RelationshipsQuery,
+  TimelineQuery,
+  TimelineTransaction,
   TimeseriesQuery,
   UsageAnswer,
 } from './metadata-client.js'
@@ -66,5 +68,9 @@ export class InProcessMetadataClient implements MetadataClient {
 
   usage(resource: string, range: string): Promise<UsageAnswer> {
     return this.services.usage.queryRange(resource, 'DAY', range as 'ALL')
+  }
+
+  timeline(query: TimelineQuery): Promise<TimelineTransaction[]> {
+    return this.services.timeline.timeline({ ...query, categories: query.categories as never, raw: false })
   }
 }

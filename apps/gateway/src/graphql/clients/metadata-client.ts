@@ -92,6 +92,36 @@ export interface UsageAnswer {
   readonly aggregations: AspectValue
 }
 
+/** A timeline read (`GET /openapi/v2/timeline/v1/{urn}`): DataHub's change categories, window in ms. */
+export interface TimelineQuery {
+  readonly urn: string
+  readonly categories: readonly string[]
+  /** -1: a week before `endTime`; 0: from the first write. */
+  readonly startTime: number
+  /** 0: now. */
+  readonly endTime: number
+}
+
+/** One change event of a timeline transaction, as the timeline answers it (absent members null). */
+export interface TimelineChangeEvent {
+  readonly entityUrn: string | null
+  readonly category: string | null
+  readonly operation: string | null
+  readonly modifier: string | null
+  readonly parameters: Readonly<Record<string, unknown>> | null
+  readonly auditStamp: { readonly time: number; readonly actor?: string | null } | null
+  readonly description: string | null
+}
+
+/** DataHub's `ChangeTransaction`: the change events of one write time. */
+export interface TimelineTransaction {
+  readonly timestamp: number
+  readonly actor: string | null
+  readonly semVer: string | null
+  readonly versionStamp: string | null
+  readonly changeEvents: readonly TimelineChangeEvent[]
+}
+
 /**
  * What the GraphQL resolvers need from the metadata service. One implementation calls the
  * in-process services (one-process mode), the other the metadata service's REST endpoints
@@ -115,4 +145,6 @@ export interface MetadataClient {
   timeseries(query: TimeseriesQuery): Promise<AspectValue[]>
   /** Daily usage of a dataset over a range ending now (`HOUR` ... `ALL`). */
   usage(resource: string, range: string): Promise<UsageAnswer>
+  /** The entity's change transactions in the window, oldest first. */
+  timeline(query: TimelineQuery): Promise<TimelineTransaction[]>
 }

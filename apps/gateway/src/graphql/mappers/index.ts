@@ -24,6 +24,7 @@ import {
   ML_MODEL_MAPPING,
   ML_PRIMARY_KEY_MAPPING,
 } from './ml.js'
+import { DATA_PLATFORM_INSTANCE_MAPPING } from './platform-instance.js'
 import type { EntityMapping } from './types.js'
 
 /** Registry entity name -> its GraphQL mapping: every entity type the GraphQL API serves. */
@@ -38,6 +39,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['dashboard', DASHBOARD_MAPPING],
       ['glossaryTerm', GLOSSARY_TERM_MAPPING],
       ['dataPlatform', DATA_PLATFORM_MAPPING],
+      ['dataPlatformInstance', DATA_PLATFORM_INSTANCE_MAPPING],
       ['ownershipType', OWNERSHIP_TYPE_MAPPING],
       ['dataHubAccessToken', ACCESS_TOKEN_MAPPING],
       ['mlFeature', ML_FEATURE_MAPPING],

@@ -5,10 +5,11 @@ import {
   NativeUserService,
   type TokenService,
 } from '@catalog/auth'
-import { UnavailableError } from '@catalog/core'
+import { InvalidInputError, UnavailableError } from '@catalog/core'
 import type { CatalogContext } from '../context.js'
 import { requirePlatformPrivilege } from '../resolvers/users-groups.js'
-import { write } from './support.js'
+import { resolveInput, upsert, write } from './support.js'
+import { userAdminMutations } from './users-admin.js'
 
 /** Invite tokens and native users' reset tokens, read and written through the request's metadata client. */
 function recordsOf(ctx: CatalogContext): CredentialRecords {
@@ -78,5 +79,35 @@ async function createNativeUserResetToken(
   return { resetToken: await users.generatePasswordResetToken(input.userUrn) }
 }
 
-export const nativeUserMutations = { createInviteToken, createNativeUserResetToken }
+/**
+ * DataHub's `AcceptRoleResolver`: the caller takes the role of a stored invite token
+ * (`roleMembership {roles: [role]}`; a token without a role clears the caller's roles). Any
+ * signed-in caller may; an unknown token is refused and nothing changes.
+ */
+async function acceptRole(
+  _: unknown,
+  { input }: { input: { inviteToken: string } },
+  ctx: CatalogContext,
+): Promise<boolean> {
+  const token = input.inviteToken
+  const invites = new InviteTokenService(recordsOf(ctx), tokensOf(ctx).cipher)
+  if (!(await invites.isValid(token))) {
+    throw new InvalidInputError(`Failed to accept role using invite token ${token}: the token is invalid`)
+  }
+  const role = await invites.roleOf(token)
+  if (role !== undefined && !(await ctx.client.exists(role))) {
+    throw new InvalidInputError(
+      `Failed to accept role using invite token ${token}: role ${role} does not exist`,
+    )
+  }
+  await write(ctx, [upsert(resolveInput(ctx, ctx.actor), 'roleMembership', { roles: role ? [role] : [] })])
+  return true
+}
+
+export const nativeUserMutations = {
+  createInviteToken,
+  createNativeUserResetToken,
+  acceptRole,
+  ...userAdminMutations,
+}
 export const nativeUserQueries = { getInviteToken }

@@ -16,8 +16,8 @@ function appConfig(_: unknown, __: unknown, ctx: CatalogContext) {
     policiesConfig: { enabled: false, platformPrivileges: [], resourcePrivileges: [] },
     identityManagementConfig: { enabled: false },
     managedIngestionConfig: { enabled: false },
-    // Multi-hop lineage search (searchAcrossLineage) is not served yet.
-    lineageConfig: { supportsImpactAnalysis: false },
+    // Multi-hop lineage search (searchAcrossLineage, scrollAcrossLineage) is served.
+    lineageConfig: { supportsImpactAnalysis: true },
     visualConfig: {
       logoUrl: null,
       faviconUrl: null,
@@ -32,7 +32,8 @@ function appConfig(_: unknown, __: unknown, ctx: CatalogContext) {
     },
     telemetryConfig: { enableThirdPartyLogging: false },
     testsConfig: { enabled: false },
-    viewsConfig: { enabled: false },
+    // Views apply to search, counts, browse, autocomplete and lineage search, as DataHub's do.
+    viewsConfig: { enabled: true },
     // The search bar asks autoCompleteForMultiple, which is served (DataHub's default too).
     searchBarConfig: { apiVariant: 'AUTOCOMPLETE_FOR_MULTIPLE' },
     searchCardConfig: { showDescription: false },
@@ -44,9 +45,14 @@ function appConfig(_: unknown, __: unknown, ctx: CatalogContext) {
   }
 }
 
-/** Every flag false except those naming what this catalog serves: autocomplete results. */
+/**
+ * Every flag false except those naming what this catalog serves: autocomplete results, and
+ * browse v2 (`browseV2` over `browsePathsV2`, which every new entity gets by default as in DataHub).
+ */
+const SERVED_FLAGS: ReadonlySet<string> = new Set(['showAutoCompleteResults', 'showBrowseV2'])
+
 function featureFlags(): Record<string, boolean> {
-  return Object.fromEntries(FLAGS.map((f) => [f, f === 'showAutoCompleteResults']))
+  return Object.fromEntries(FLAGS.map((f) => [f, SERVED_FLAGS.has(f)]))
 }
 
 const FLAGS = [

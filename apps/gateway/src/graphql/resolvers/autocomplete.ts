@@ -1,15 +1,8 @@
-import { InvalidInputError } from '@catalog/core'
+import { InvalidInputError, statusOf } from '@catalog/core'
 import type { CatalogContext } from '../context.js'
 import { searchOf } from './search.js'
-import {
-  entityName,
-  entityNames,
-  entitySymbol,
-  type FacetFilter,
-  type OrFilters,
-  refuseView,
-  toFilter,
-} from './search-input.js'
+import { entityName, entitySymbol, type FacetFilter, type OrFilters, SEARCHED } from './search-input.js'
+import { applyView, filterOf, type SearchFilter } from './view-apply.js'
 
 /** DataHub's suggestion count when `limit` is not given. */
 const DEFAULT_LIMIT = 5
@@ -27,19 +20,39 @@ function checkQuery(query: string): void {
   if (query.trim() === '') throw new InvalidInputError("'query' parameter can not be null or empty")
 }
 
-async function suggest(ctx: CatalogContext, entity: string, input: AutoCompleteInput) {
+async function suggest(ctx: CatalogContext, entity: string, input: AutoCompleteInput, filter: SearchFilter) {
   const answer = await searchOf(ctx).autocomplete({
     entity,
     query: input.query,
     limit: input.limit ?? DEFAULT_LIMIT,
     ...(input.field ? { field: input.field } : {}),
-    ...toFilter(input.orFilters, input.filters),
+    ...(filter ? { filter } : {}),
   })
   return {
     query: answer.query,
     suggestions: answer.suggestions,
     entities: answer.entities.map((e) => ({ urn: e.urn })),
   }
+}
+
+/**
+ * Suggestions of each type. A filter some types cannot take (a field they do not index) leaves
+ * those types out, as DataHub's per-type autocomplete answers them empty; when every type
+ * refuses the input, the first refusal is the answer.
+ */
+async function suggestEach(
+  ctx: CatalogContext,
+  types: readonly string[],
+  input: AutoCompleteInput,
+  filter: SearchFilter,
+) {
+  const settled = await Promise.allSettled(
+    types.map(async (name) => ({ type: entitySymbol(name), ...(await suggest(ctx, name, input, filter)) })),
+  )
+  const refused = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []))
+  const other = refused.find((err) => statusOf(err) !== 400)
+  if (other !== undefined || refused.length === settled.length) throw other ?? refused[0]
+  return settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))
 }
 
 /** Root autocomplete queries. */
@@ -52,23 +65,24 @@ export const autocompleteQueries = {
   ) => {
     checkQuery(input.query)
     if (!input.type) throw new InvalidInputError('autoComplete needs an entity type (input.type)')
-    return suggest(ctx, entityName(input.type), input)
+    return suggest(ctx, entityName(input.type), input, filterOf(input.orFilters, input.filters))
   },
 
-  /** Per entity type; types with no suggestion are left out, as DataHub does. */
+  /**
+   * Per entity type; types with no suggestion are left out, as DataHub does. A view narrows the
+   * types (DataHub's intersection; when none is left, every autocompleted type) and ANDs its
+   * filter with the input's.
+   */
   autoCompleteForMultiple: async (
     _: unknown,
     { input }: { input: AutoCompleteInput & { types?: readonly string[] | null; viewUrn?: string | null } },
     ctx: CatalogContext,
   ) => {
     checkQuery(input.query)
-    refuseView(input.viewUrn)
-    const perType = await Promise.all(
-      entityNames(input.types).map(async (name) => ({
-        type: entitySymbol(name),
-        ...(await suggest(ctx, name, input)),
-      })),
-    )
+    const asked = (input.types ?? []).map(entityName)
+    const view = await applyView(ctx, input.viewUrn, asked, filterOf(input.orFilters, input.filters))
+    const types = view.entities.filter((name) => SEARCHED.includes(name))
+    const perType = await suggestEach(ctx, types.length > 0 ? types : SEARCHED, input, view.filter)
     return {
       query: input.query,
       suggestions: perType

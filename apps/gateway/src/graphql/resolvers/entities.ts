@@ -10,6 +10,7 @@ import { entityRelationships } from './entity-fields/relationships.js'
 import { datasetProfilesField, operationsField } from './entity-fields/timeseries.js'
 import { usageStatsField } from './entity-fields/usage-stats.js'
 import { entityLineage } from './lineage-field.js'
+import { corpUserSettings } from './me.js'
 
 /** Fields answered by their own resolver (a read of their own), on every type declaring them. */
 const OWN_RESOLVERS: Readonly<Record<string, unknown>> = {
@@ -25,6 +26,7 @@ const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     usageStats: usageStatsField,
   },
   Container: { entities: containerEntities },
+  CorpUser: { settings: corpUserSettings },
   Domain: { entities: domainEntities },
 }
 

@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql'
 import { accessTokenMutations, accessTokenQueries } from '../mutations/access-tokens.js'
+import { dataProductMutations } from '../mutations/data-products.js'
 import { deprecationMutations } from '../mutations/deprecation.js'
 import { descriptionMutations } from '../mutations/description.js'
 import { domainMutations } from '../mutations/domains.js'
@@ -10,26 +11,36 @@ import { nativeUserMutations, nativeUserQueries } from '../mutations/native-user
 import { ownerMutations } from '../mutations/owners.js'
 import { policyMutations } from '../mutations/policies.js'
 import { postMutations } from '../mutations/posts.js'
+import { structuredPropertyValueMutations } from '../mutations/structured-properties.js'
+import { structuredPropertyDefinitionMutations } from '../mutations/structured-property-definitions.js'
 import { tagMutations } from '../mutations/tags.js'
 import { termMutations } from '../mutations/terms.js'
 import { datasetMutations } from '../mutations/update-dataset.js'
 import { nameMutations } from '../mutations/update-name.js'
 import { viewMutations } from '../mutations/views.js'
 import { LongScalar } from '../scalars.js'
+import { accessTokenListQueries } from './access-tokens.js'
+import { analyticsQueries } from './analytics.js'
 import { appConfigQueries } from './app-config.js'
 import { autocompleteQueries } from './autocomplete.js'
 import { browseQueries } from './browse.js'
 import { browseV2Queries } from './browse-v2.js'
 import { abstractTypeResolvers, entityFieldResolvers, entityQueries, type Resolvers } from './entities.js'
+import { glossaryRootQueries } from './glossary-roots.js'
 import { lineageQueries } from './lineage.js'
 import { meQueries } from './me.js'
 import { notServedResolvers } from './not-served.js'
+import { ownershipTypeQueries } from './ownership-types.js'
 import { policyQueries } from './policies.js'
 import { postQueries } from './posts.js'
+import { productUpdateQueries } from './product-update.js'
 import { quickFilterQueries } from './quick-filters.js'
 import { recommendationQueries } from './recommendations.js'
+import { schemaHistoryQueries } from './schema-history.js'
 import { searchQueries } from './search.js'
 import { stepStateQueries } from './step-states.js'
+import { structuredPropertyEntityResolvers, structuredPropertyQueries } from './structured-property-entity.js'
+import { timelineQueries } from './timeline.js'
 import { userGroupQueries } from './users-groups.js'
 import { viewQueries } from './views.js'
 
@@ -54,6 +65,14 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...recommendationQueries,
       ...userGroupQueries,
       ...policyQueries,
+      ...structuredPropertyQueries,
+      ...timelineQueries,
+      ...schemaHistoryQueries,
+      ...glossaryRootQueries,
+      ...ownershipTypeQueries,
+      ...productUpdateQueries,
+      ...accessTokenListQueries,
+      ...analyticsQueries,
     },
     Mutation: {
       ...datasetMutations,
@@ -72,6 +91,9 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...postMutations,
       ...groupMutations,
       ...policyMutations,
+      ...dataProductMutations,
+      ...structuredPropertyValueMutations,
+      ...structuredPropertyDefinitionMutations,
     },
   }
   const missing = notServedResolvers(schema, served)
@@ -81,5 +103,6 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
     Mutation: { ...missing.Mutation, ...served.Mutation },
     ...entityFieldResolvers(schema),
     ...abstractTypeResolvers(schema),
+    StructuredPropertyEntity: structuredPropertyEntityResolvers,
   }
 }

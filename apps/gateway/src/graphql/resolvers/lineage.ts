@@ -20,11 +20,11 @@ import {
   type FacetFilter,
   type Flags,
   type OrFilters,
-  refuseView,
   toFacets,
   toFilter,
   toFlags,
 } from './search-input.js'
+import { viewGroups } from './view-apply.js'
 
 /** DataHub's page size when `count` is not given. */
 const DEFAULT_COUNT = 10
@@ -62,10 +62,9 @@ interface Hit {
 async function searchLineage(ctx: CatalogContext, input: LineageSearchInput, start: number) {
   if (!input.urn) throw new InvalidInputError('urn is required')
   ctx.registry.resolveUrn(input.urn)
-  refuseView(input.viewUrn)
   if (input.sortInput) throw new InvalidInputError('sortInput is not supported for lineage search yet')
   refuseUnsupportedFlags(input, input.lineageFlags)
-  const groups = filterGroups(input.orFilters, input.filters)
+  const groups = await viewGroups(ctx, input.viewUrn, filterGroups(input.orFilters, input.filters))
   const degrees = degreeFilter(groups)
   const answer = await ctx.client.lineage({
     urn: input.urn,

@@ -1,4 +1,10 @@
+import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
+import type { EntitySource } from '../mappers/common.js'
+import { viewInfoOf } from './view-apply.js'
+import { toView } from './views.js'
+
+const SETTINGS_ASPECT = 'corpUserSettings'
 
 /**
  * DataHub's `PlatformPrivileges` fields and the platform privileges (any one suffices) each
@@ -51,6 +57,43 @@ async function me(_: unknown, __: unknown, ctx: CatalogContext) {
     platformPrivileges: Object.fromEntries(
       Object.entries(PRIVILEGES).map(([field, anyOf]) => [field, anyOf.some((p) => granted.has(p))]),
     ),
+  }
+}
+
+/** A stored view by URN as DataHub's `DataHubView`, or null when it is gone (DataHub's batch load). */
+async function storedView(ctx: CatalogContext, urn: unknown) {
+  if (typeof urn !== 'string') return null
+  const info = await viewInfoOf(ctx, urn).catch(() => undefined)
+  return info ? toView(ctx, urn, info) : null
+}
+
+/**
+ * `CorpUser.settings`, DataHub's `CorpUserMapper.mapCorpUserSettings`: appearance always (not
+ * simplified unless stored), views only when stored, the default view resolved to the view;
+ * the home page's dismissed announcements and the locale as stored.
+ */
+export async function corpUserSettings(source: EntitySource, _: unknown, ctx: CatalogContext) {
+  const found = (await ctx.client.getEntities([source.urn], [SETTINGS_ASPECT])).get(source.urn)
+  const settings = (found?.aspects[SETTINGS_ASPECT] ?? {}) as AspectValue
+  const appearance = (settings.appearance ?? {}) as AspectValue
+  const views = settings.views as AspectValue | undefined
+  const homePage = settings.homePage as AspectValue | undefined
+  const locale = settings.locale as AspectValue | undefined
+  return {
+    appearance: {
+      showSimplifiedHomepage: appearance.showSimplifiedHomepage === true,
+      showThemeV2: typeof appearance.showThemeV2 === 'boolean' ? appearance.showThemeV2 : null,
+    },
+    views: views ? { defaultView: () => storedView(ctx, views.defaultView) } : null,
+    homePage: homePage
+      ? {
+          pageTemplate: null,
+          dismissedAnnouncementUrns: Array.isArray(homePage.dismissedAnnouncementUrns)
+            ? homePage.dismissedAnnouncementUrns
+            : null,
+        }
+      : null,
+    locale: locale ? { language: typeof locale.language === 'string' ? locale.language : null } : null,
   }
 }
 

@@ -85,3 +85,20 @@ export async function applyView(
     filter: combineFilters(filter, viewFilter),
   }
 }
+
+/**
+ * Filter groups (DataHub's `orFilters`, one conjunct per group) ANDed with view `viewUrn`'s
+ * filter, as DataHub's lineage search does: `FilterUtils.combineFilters` of the input and the
+ * view's filter; the view's entity types are not applied there. None or an unknown view: as given.
+ */
+export async function viewGroups(
+  ctx: CatalogContext,
+  viewUrn: string | null | undefined,
+  groups: readonly FacetFilter[][],
+): Promise<FacetFilter[][]> {
+  const info = viewUrn ? await viewInfoOf(ctx, viewUrn) : undefined
+  const view = info ? disjunctsOf(info.definition.filter).map((d) => [...d.and]) : []
+  if (view.length === 0) return groups.map((g) => [...g])
+  if (groups.length === 0) return view
+  return groups.flatMap((g) => view.map((v) => [...g, ...v]))
+}

@@ -3,6 +3,7 @@ import type { MetadataServices } from '../../services/index.js'
 import { OpenApiEntityService } from '../../services/openapi-entity-service.js'
 import { OpenApiScrollService } from '../../services/openapi-scroll-service.js'
 import { RegistrySpecs } from '../../services/registry-specs.js'
+import { RelationshipScrollService } from '../../services/relationship-scroll-service.js'
 import { WriteTraceService } from '../../services/write-trace-service.js'
 import { openApiDocsRoutes } from './api-docs.js'
 import { openApiCompatRoutes } from './compat.js'
@@ -10,6 +11,7 @@ import { openApiEntityBatchRoutes } from './entity-batch.js'
 import { openApiEntityScrollRoutes } from './entity-scroll.js'
 import { openApiEntityUrnRoutes } from './entity-urn.js'
 import { openApiRegistryRoutes } from './registry.js'
+import { openApiRelationshipScrollRoutes } from './relationship-scroll.js'
 
 /**
  * DataHub's OpenAPI surface that its Python SDK uses from GMS 1.0.1 on: `/openapi/v3/entity`
@@ -40,4 +42,7 @@ export async function openApiRoutes(
   await app.register(openApiCompatRoutes, { entities, lineage: services.lineage, traces })
   await app.register(openApiDocsRoutes, { registry: services.registry })
   await app.register(openApiRegistryRoutes, { specs: new RegistrySpecs(services.registry) })
+  await app.register(openApiRelationshipScrollRoutes, {
+    relationships: new RelationshipScrollService(services.registry, services.store),
+  })
 }

@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto'
+import { type EntityRef, InvalidInputError } from '@catalog/core'
+import type { AspectValue, MetadataProposal } from '../clients/metadata-client.js'
+import type { CatalogContext } from '../context.js'
+import type { EntitySource } from '../mappers/common.js'
+import { type PatchOp, patch, pointer } from './patch.js'
+import {
+  creatorOwnership,
+  currentAspect,
+  deleteEntity,
+  resolveInput,
+  stampOf,
+  upsert,
+  write,
+} from './support.js'
+
+const PROPERTIES = 'dataProductProperties'
+/** The edge from a data product to each of its assets (`dataProductProperties.assets`). */
+const CONTAINS = 'DataProductContains'
+/** DataHub's page of a resource's data products in `unsetDataProduct` ("never more than 1"). */
+const OWNERS_PAGE = 10
+
+interface CreateDataProductInput {
+  readonly properties: { readonly name: string; readonly description?: string | null }
+  readonly domainUrn: string
+  readonly id?: string | null
+}
+
+interface UpdateDataProductInput {
+  readonly name?: string | null
+  readonly description?: string | null
+}
+
+interface BatchSetDataProductInput {
+  readonly dataProductUrn?: string | null
+  readonly resourceUrns: readonly string[]
+}
+
+/**
+ * One batchSetDataProduct at a time in this gateway: finding an asset's current data products
+ * and moving it is a read then a write, so two calls moving one asset to different products
+ * must not interleave (an asset belongs to at most one data product).
+ */
+let moving: Promise<unknown> = Promise.resolve()
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = moving.then(work, work)
+  moving = run.catch(() => undefined)
+  return run
+}
+
+/** The existing data product `urn`, with DataHub's message (sic) when there is none. */
+async function existingProduct(ctx: CatalogContext, urn: string): Promise<EntityRef> {
+  const ref = resolveInput(ctx, urn)
+  if (ref.entity.name !== 'dataProduct' || !(await ctx.client.exists(ref.urn))) {
+    throw new InvalidInputError('The Data Product provided dos not exist')
+  }
+  return ref
+}
+
+/**
+ * DataHub's CreateDataProductResolver and `DataProductService.createDataProduct`: the domain
+ * must exist; the id is the given one or a UUID, refused when taken; writes the properties, the
+ * domain and the creator as technical owner, all at once.
+ */
+async function createDataProduct(
+  _: unknown,
+  { input }: { input: CreateDataProductInput },
+  ctx: CatalogContext,
+): Promise<EntitySource> {
+  const domain = resolveInput(ctx, input.domainUrn)
+  if (domain.entity.name !== 'domain' || !(await ctx.client.exists(domain.urn))) {
+    throw new InvalidInputError('The Domain provided dos not exist')
+  }
+  const id = input.id?.trim() ? input.id : randomUUID()
+  const product = resolveInput(ctx, `urn:li:dataProduct:${id}`)
+  if (await ctx.client.exists(product.urn)) throw new InvalidInputError('This Data product already exists!')
+  const properties: AspectValue = { name: input.properties.name }
+  if (input.properties.description != null) properties.description = input.properties.description
+  await write(ctx, [
+    upsert(product, PROPERTIES, properties),
+    upsert(product, 'domains', { domains: [domain.urn] }),
+    upsert(product, 'ownership', creatorOwnership(ctx)),
+  ])
+  return { urn: product.urn }
+}
+
+/**
+ * DataHub's UpdateDataProductResolver: a given name or description replaces the stored one, the
+ * rest (assets included) is kept; one PATCH, so a concurrent batchSetDataProduct is not lost.
+ */
+async function updateDataProduct(
+  _: unknown,
+  { urn, input }: { urn: string; input: UpdateDataProductInput },
+  ctx: CatalogContext,
+): Promise<EntitySource> {
+  const product = await existingProduct(ctx, urn)
+  if (!(await currentAspect(ctx, product.urn, PROPERTIES))) {
+    throw new InvalidInputError(
+      `Failed to update DataProduct. DataProduct with urn ${product.urn} does not exist.`,
+    )
+  }
+  const ops: PatchOp[] = []
+  if (input.name != null) ops.push({ op: 'add', path: '/name', value: input.name })
+  if (input.description != null) ops.push({ op: 'add', path: '/description', value: input.description })
+  await write(ctx, ops.length > 0 ? [patch(product, PROPERTIES, ops)] : [])
+  return { urn: product.urn }
+}
+
+/** DataHub's DeleteDataProductResolver: a hard delete of an existing data product. */
+async function deleteDataProduct(
+  _: unknown,
+  { urn }: { urn: string },
+  ctx: CatalogContext,
+): Promise<boolean> {
+  const product = await existingProduct(ctx, urn)
+  await write(ctx, [deleteEntity(product)])
+  return true
+}
+
+/** The data products holding `resource` now (the incoming `DataProductContains` edges). */
+async function productsOf(ctx: CatalogContext, resource: string): Promise<string[]> {
+  const page = await ctx.client.relationships({
+    urn: resource,
+    direction: 'INCOMING',
+    types: [CONTAINS],
+    count: OWNERS_PAGE,
+  })
+  return page.relationships.map((r) => r.entity)
+}
+
+/**
+ * The PATCH proposals moving `resources` into `target` (out of every data product when null):
+ * each resource leaves the products holding it; the target gains the ones it lacks, stamped now
+ * (DataHub's `batchSetDataProduct` / `unsetDataProduct`). One proposal per data product.
+ */
+async function moves(
+  ctx: CatalogContext,
+  resources: readonly EntityRef[],
+  target: EntityRef | null,
+): Promise<MetadataProposal[]> {
+  const ops = new Map<string, PatchOp[]>()
+  const opsOf = (urn: string) => ops.get(urn) ?? (ops.set(urn, []).get(urn) as PatchOp[])
+  for (const resource of resources) {
+    for (const product of await productsOf(ctx, resource.urn)) {
+      if (product === target?.urn) continue
+      opsOf(product).push({ op: 'remove', path: pointer('assets', resource.urn) })
+    }
+  }
+  if (target) {
+    const assets = (await currentAspect(ctx, target.urn, PROPERTIES))?.assets
+    const held = new Set(
+      (Array.isArray(assets) ? assets : []).map((a) => (a as { destinationUrn?: unknown }).destinationUrn),
+    )
+    const stamp = stampOf(ctx)
+    for (const resource of resources) {
+      if (held.has(resource.urn)) continue
+      opsOf(target.urn).push({
+        op: 'add',
+        path: pointer('assets', resource.urn),
+        value: { destinationUrn: resource.urn, created: stamp, lastModified: stamp },
+      })
+    }
+  }
+  return [...ops].map(([urn, list]) => patch(resolveInput(ctx, urn), PROPERTIES, list))
+}
+
+/**
+ * DataHub's BatchSetDataProductResolver: every resource must exist, then the data product (when
+ * given); each resource leaves its current data product and joins the given one (none when
+ * null). All the edits are one atomic write of PATCH proposals.
+ */
+async function batchSetDataProduct(
+  _: unknown,
+  { input }: { input: BatchSetDataProductInput },
+  ctx: CatalogContext,
+): Promise<boolean> {
+  const resources: EntityRef[] = []
+  for (const urn of input.resourceUrns) {
+    const ref = resolveInput(ctx, urn)
+    if (!(await ctx.client.exists(ref.urn))) {
+      throw new InvalidInputError(`Failed to batch set Data Product, ${urn} in resources does not exist`)
+    }
+    if (!resources.some((r) => r.urn === ref.urn)) resources.push(ref)
+  }
+  let target: EntityRef | null = null
+  if (input.dataProductUrn != null) {
+    const ref = resolveInput(ctx, input.dataProductUrn)
+    if (ref.entity.name !== 'dataProduct' || !(await ctx.client.exists(ref.urn))) {
+      throw new InvalidInputError(
+        `Failed to batch set Data Product, Data Product urn ${input.dataProductUrn} does not exist`,
+      )
+    }
+    if (!(await currentAspect(ctx, ref.urn, PROPERTIES))) {
+      throw new InvalidInputError('Failed to batch set data product as data product does not exist')
+    }
+    target = ref
+  }
+  await oneAtATime(async () => write(ctx, await moves(ctx, resources, target)))
+  return true
+}
+
+/** Data product mutations (DataHub's `dataproduct` resolvers). */
+export const dataProductMutations = {
+  createDataProduct,
+  updateDataProduct,
+  deleteDataProduct,
+  batchSetDataProduct,
+}

@@ -1,0 +1,95 @@
+import type { EntityRef } from '@catalog/core'
+import type { AspectValue, MetadataProposal } from '../clients/metadata-client.js'
+import type { CatalogContext } from '../context.js'
+
+/** Referring entities looked at, at most (DataHub caps its graph query the same way). */
+const MAX_REFERRERS = 10_000
+const PAGE = 1_000
+
+/**
+ * DataHub's `deleteEntityReferences` for a hard-deleted entity, as proposals to write with
+ * its delete: every aspect of another entity with an edge to `target` is rewritten without
+ * the reference (list members equal to it or records naming it dropped, fields holding it
+ * removed); an aspect no longer valid without it is deleted. Found from the incoming edges of
+ * every relationship that may point at the target's entity type.
+ */
+export async function referenceRemovals(ctx: CatalogContext, target: EntityRef): Promise<MetadataProposal[]> {
+  const types = [
+    ...new Set(
+      ctx.registry
+        .allRelationships()
+        .filter((r) => r.entityTypes.length === 0 || r.entityTypes.includes(target.entity.name))
+        .map((r) => r.name),
+    ),
+  ].sort()
+  if (types.length === 0) return []
+  const referrers = new Set<string>()
+  for (let start = 0; start < MAX_REFERRERS; start += PAGE) {
+    const page = await ctx.client.relationships({
+      urn: target.urn,
+      direction: 'INCOMING',
+      types,
+      start,
+      count: PAGE,
+    })
+    for (const r of page.relationships) referrers.add(r.entity)
+    if (start + PAGE >= page.total) break
+  }
+  const proposals: MetadataProposal[] = []
+  for (const urn of [...referrers].sort()) {
+    const { entity } = ctx.registry.resolveUrn(urn)
+    const aspects = entity.aspects.filter(
+      (name) => (ctx.registry.findAspect(entity, name)?.relationships?.length ?? 0) > 0,
+    )
+    const stored = (await ctx.client.getEntities([urn], aspects)).get(urn)?.aspects ?? {}
+    for (const [aspect, value] of Object.entries(stored)) {
+      const edges = ctx.registry.edges(entity, aspect, value)
+      if (!edges.some((e) => e.destination === target.urn)) continue
+      proposals.push(
+        rewrite(ctx, { entityType: entity.name, entityUrn: urn, aspectName: aspect }, value, target.urn),
+      )
+    }
+  }
+  return proposals
+}
+
+function rewrite(
+  ctx: CatalogContext,
+  common: { entityType: string; entityUrn: string; aspectName: string },
+  value: AspectValue,
+  urn: string,
+): MetadataProposal {
+  const stripped = without(value, urn) as AspectValue
+  const { entity } = ctx.registry.resolveUrn(common.entityUrn)
+  try {
+    ctx.registry.validateAspect(ctx.registry.aspect(entity, common.aspectName), stripped)
+  } catch {
+    return { ...common, changeType: 'DELETE' }
+  }
+  return {
+    ...common,
+    changeType: 'UPSERT',
+    aspect: { value: JSON.stringify(stripped), contentType: 'application/json' },
+  }
+}
+
+/** `value` without `urn`: list members equal to it or records with a field equal to it go; such fields go. */
+function without(value: unknown, urn: string): unknown {
+  if (Array.isArray(value)) {
+    return value
+      .filter((v) => v !== urn && !(isRecord(v) && Object.values(v).includes(urn)))
+      .map((v) => without(v, urn))
+  }
+  if (isRecord(value)) {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== urn)
+        .map(([k, v]) => [k, without(v, urn)]),
+    )
+  }
+  return value
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}
