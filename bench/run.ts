@@ -1,11 +1,12 @@
 /**
- * `npm run bench [-- ingest|reads|search|lineage|overload]`: runs the benchmarks, each printing its figures
+ * `npm run bench [-- ingest|reads|search|scale|lineage|overload]`: runs the benchmarks, each printing its figures
  * beside baselines measured in the same run. BENCH_SCALE=0.1 gives a quick smaller run.
  */
 import { ingestBench } from './ingest.js'
 import { lineageBench } from './lineage.js'
 import { overloadBench } from './overload.js'
 import { readsBench } from './reads.js'
+import { scaleBench } from './scale.js'
 import { searchBench } from './search.js'
 
 const suites: Record<string, () => Promise<string[]>> = {
@@ -13,6 +14,7 @@ const suites: Record<string, () => Promise<string[]>> = {
   lineage: lineageBench,
   overload: overloadBench,
   reads: readsBench,
+  scale: scaleBench,
   search: searchBench,
 }
 const wanted = process.argv.slice(2)

@@ -111,7 +111,7 @@ function dataset(i: number): { urn: string; aspects: Record<string, Record<strin
 }
 
 /** Writes the datasets through the store API, 500 per batch, with DataHub's default aspects. */
-async function writeDatasets(store: MetadataStore, registry: Registry, n: number): Promise<void> {
+export async function writeDatasets(store: MetadataStore, registry: Registry, n: number): Promise<void> {
   const entity = registry.entity('dataset')
   const edges = (aspect: string, value: unknown) =>
     registry.edges(entity, aspect, value).map((e) => ({ type: e.type, destination: e.destination }))
@@ -238,7 +238,7 @@ function rawQuery(index: SearchIndex, requests: RequestBuilder, kind: Kind, body
   )
 }
 
-async function timeMany(
+export async function timeMany(
   n: number,
   run: (i: number) => Promise<unknown>,
 ): Promise<{ p50: number; p95: number }> {
@@ -252,7 +252,7 @@ async function timeMany(
   return { p50: percentile([...ms], 50), p95: percentile(ms, 95) }
 }
 
-async function post(url: string, body: unknown): Promise<string> {
+export async function post(url: string, body: unknown): Promise<string> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

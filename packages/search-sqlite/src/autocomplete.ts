@@ -14,6 +14,8 @@ import { scopeWhere } from './search-query.js'
 import type { QueryContext } from './sqlite-search-index.js'
 
 const MAX_CANDIDATES = 300
+/** Matches an autocomplete scores at most (the first, in index order). */
+const AUTOCOMPLETE_SCAN = 2_000
 
 interface Candidate {
   urn: string
@@ -23,7 +25,8 @@ interface Candidate {
 
 /**
  * Autocomplete: documents whose autocomplete fields hold every query word as a word prefix
- * (FTS5 prefix match, bm25 with the fields' boosts), then one suggestion per document: the
+ * (FTS5 prefix match; the first AUTOCOMPLETE_SCAN matches in index order scored by bm25 with
+ * the fields' boosts), then one suggestion per document: the
  * first field value that matches, values starting with the whole query ranked first.
  */
 export function autocompleteQuery(
@@ -50,11 +53,30 @@ export function autocompleteQuery(
     }
     const weights = ctx.ftsFields.map((f) => String(boosts.get(f) ?? 0)).join(', ')
     const expr = words.map((w) => `"${w.word}" *`).join(' AND ')
-    candidates = ctx
+    // Scores at most the first AUTOCOMPLETE_SCAN matches (index order), then reads the documents
+    // of the best `want` only: a short prefix matches much of a large catalog.
+    const scored = ctx
       .statement(
-        `SELECT d.urn, d.parts, -bm25(fts, ${weights}) AS score FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ? AND ${where.sql} ORDER BY score DESC LIMIT ?`,
+        `SELECT d.id, -bm25(fts, ${weights}) AS score FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ? AND ${where.sql} LIMIT ?`,
       )
-      .all(`{${fields.map(ftsColumn).join(' ')}} : (${expr})`, ...where.params, want) as Candidate[]
+      .raw()
+      .all(`{${fields.map(ftsColumn).join(' ')}} : (${expr})`, ...where.params, AUTOCOMPLETE_SCAN) as Array<
+      [number, number]
+    >
+    scored.sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    const best = scored.slice(0, want)
+    const docs = new Map(
+      (
+        ctx
+          .statement('SELECT id, urn, parts FROM docs WHERE id IN (SELECT value FROM json_each(?))')
+          .raw()
+          .all(JSON.stringify(best.map((r) => r[0]))) as Array<[number, string, string]>
+      ).map((r) => [r[0], r]),
+    )
+    candidates = best.flatMap(([id, score]) => {
+      const doc = docs.get(id)
+      return doc ? [{ urn: doc[1], parts: doc[2], score }] : []
+    })
   }
   const query = fold(req.query.trim())
   const ranked: Array<AutocompleteSuggestion & { rank: number; score: number }> = []

@@ -44,6 +44,10 @@ export class QueryCompiler {
   constructor(
     private readonly ctx: CompileContext,
     private readonly scope: QueryScope,
+    /** False for a count: rows then carry no relevance (bm25 is the costly part of a broad match). */
+    private readonly scored = true,
+    /** Only documents with an id up to this one (a bounded read of a broad query). */
+    private readonly maxDocId = Number.MAX_SAFE_INTEGER,
   ) {
     this.weights = ctx.ftsFields.map((f) => String(scope.defaultFields.get(f) ?? 0)).join(', ')
     this.defaultColumns = ctx.ftsFields
@@ -57,7 +61,15 @@ export class QueryCompiler {
     return node.kind === 'all' ? undefined : this.node(node)
   }
 
+  /** True when the compiled query streams in id order with no grouping (a LIMIT stops it early). */
+  streams(node: QueryNode): boolean {
+    return node.kind === 'field' || (!this.scored && this.matchExpr(node) !== undefined)
+  }
+
   private node(node: QueryNode): Sql {
+    // Unscored, a node made of words only is one FTS5 expression: one pass, in id order.
+    const expr = this.scored ? undefined : this.matchExpr(node)
+    if (expr !== undefined) return this.fts(expr)
     switch (node.kind) {
       case 'all':
         return this.all()
@@ -73,8 +85,8 @@ export class QueryCompiler {
   private all(): Sql {
     const marks = this.scope.entityTypes.map(() => '?').join(', ')
     return {
-      sql: `SELECT id AS doc_id, 0 AS terms, 0.0 AS score FROM docs WHERE entity_type IN (${marks})`,
-      params: [...this.scope.entityTypes],
+      sql: `SELECT id AS doc_id, 0 AS terms, 0.0 AS score FROM docs WHERE entity_type IN (${marks}) AND id <= ?`,
+      params: [...this.scope.entityTypes, this.maxDocId],
     }
   }
 
@@ -85,18 +97,53 @@ export class QueryCompiler {
     if (words.length > 1) return this.fts(`"${words.map((w) => w.word).join(' ')}" *`)
     const exact =
       first.parts.length > 1 ? `("${first.word}" * OR "${first.parts.join(' ')}" *)` : `"${first.word}" *`
-    const variants = this.ctx.vocabulary.variants(first.word, typoBudget(first.word))
+    const variants = this.typoVariants(first.word)
     if (variants.length === 0) return this.fts(exact)
-    this.variants.set(first.word, variants)
     const typo = variants.map((v) => `"${v}"`).join(' OR ')
+    // Exact or prefix matches first, then typo-only ones: one stream in that order, with no
+    // grouping, so a bounded read (the counted hits) stops early.
     const a = this.ftsRows(exact)
-    const b = {
-      sql: `SELECT rowid AS doc_id, ${TYPO_SCORE} AS score FROM fts WHERE fts MATCH ?`,
-      params: [`{${this.defaultColumns}} : (${typo})`],
-    }
     return {
-      sql: `SELECT doc_id, 1 AS terms, max(score) AS score FROM (${a.sql} UNION ALL ${b.sql}) GROUP BY doc_id`,
-      params: [...a.params, ...b.params],
+      sql: `SELECT doc_id, 1 AS terms, score FROM (${a.sql}) UNION ALL SELECT t.rowid AS doc_id, 1 AS terms, ${TYPO_SCORE} AS score FROM fts t WHERE t.fts MATCH ? AND t.rowid <= ? AND t.rowid NOT IN (SELECT doc_id FROM (${a.sql}))`,
+      params: [...a.params, `{${this.defaultColumns}} : (${typo})`, this.maxDocId, ...a.params],
+    }
+  }
+
+  private typoVariants(word: string): string[] {
+    const variants = this.ctx.vocabulary.variants(word, typoBudget(word))
+    if (variants.length > 0) this.variants.set(word, variants)
+    return variants
+  }
+
+  /**
+   * The FTS5 expression matching the same documents as a node of free words (typo variants
+   * included), or undefined when the node needs more than words (fields, `*`, a lone NOT).
+   */
+  private matchExpr(node: QueryNode): string | undefined {
+    if (this.defaultColumns === '') return undefined
+    switch (node.kind) {
+      case 'words': {
+        const words = queryWords(node.text)
+        const first = words[0]
+        if (!first) return undefined
+        if (node.quoted || words.length > 1)
+          return `"${words.map((w) => w.word).join(' ')}"${node.quoted ? '' : ' *'}`
+        const forms = [`"${first.word}" *`]
+        if (first.parts.length > 1) forms.push(`"${first.parts.join(' ')}" *`)
+        for (const v of this.typoVariants(first.word)) forms.push(`"${v}"`)
+        return `(${forms.join(' OR ')})`
+      }
+      case 'bool': {
+        const part = (nodes: readonly QueryNode[]) => nodes.map((n) => this.matchExpr(n))
+        const [must, should, not] = [part(node.must), part(node.should), part(node.mustNot)]
+        if ([...must, ...should, ...not].some((e) => e === undefined)) return undefined
+        const positive = [...must, ...(should.length > 0 ? [`(${should.join(' OR ')})`] : [])]
+        if (positive.length === 0) return undefined
+        const base = `(${positive.join(' AND ')})`
+        return not.length > 0 ? `(${base} NOT (${not.join(' OR ')}))` : base
+      }
+      default:
+        return undefined
     }
   }
 
@@ -113,8 +160,8 @@ export class QueryCompiler {
 
   private ftsRows(expr: string): Sql {
     return {
-      sql: `SELECT rowid AS doc_id, -bm25(fts, ${this.weights}) AS score FROM fts WHERE fts MATCH ?`,
-      params: [`{${this.defaultColumns}} : (${expr})`],
+      sql: `SELECT rowid AS doc_id, ${this.scored ? `-bm25(fts, ${this.weights})` : '0.0'} AS score FROM fts WHERE fts MATCH ? AND rowid <= ?`,
+      params: [`{${this.defaultColumns}} : (${expr})`, this.maxDocId],
     }
   }
 
@@ -122,9 +169,9 @@ export class QueryCompiler {
     if (field === 'urn') {
       return {
         sql: prefix
-          ? `SELECT id AS doc_id, 1 AS terms, 1.0 AS score FROM docs WHERE substr(urn, 1, length(?)) = ?`
-          : 'SELECT id AS doc_id, 1 AS terms, 1.0 AS score FROM docs WHERE urn = ?',
-        params: prefix ? [value, value] : [value],
+          ? `SELECT id AS doc_id, 1 AS terms, 1.0 AS score FROM docs WHERE substr(urn, 1, length(?)) = ? AND id <= ?`
+          : 'SELECT id AS doc_id, 1 AS terms, 1.0 AS score FROM docs WHERE urn = ? AND id <= ?',
+        params: prefix ? [value, value, this.maxDocId] : [value, this.maxDocId],
       }
     }
     const parts: string[] = []
@@ -135,28 +182,29 @@ export class QueryCompiler {
       const id = this.ctx.isExact(name) ? this.ctx.fieldId(name) : undefined
       if (id !== undefined && prefix) {
         parts.push(
-          'SELECT doc_id FROM exact WHERE field = ? AND value >= ? COLLATE NOCASE AND value < ? COLLATE NOCASE',
+          'SELECT doc_id FROM exact WHERE field = ? AND value >= ? COLLATE NOCASE AND value < ? COLLATE NOCASE AND doc_id <= ?',
         )
-        params.push(id, value, `${value}\uffff`)
-        parts.push('SELECT doc_id FROM urn_keys WHERE field = ? AND key >= ? AND key < ?')
-        params.push(id, folded, `${folded}\uffff`)
+        params.push(id, value, `${value}\uffff`, this.maxDocId)
+        parts.push('SELECT doc_id FROM urn_keys WHERE field = ? AND key >= ? AND key < ? AND doc_id <= ?')
+        params.push(id, folded, `${folded}\uffff`, this.maxDocId)
       } else if (id !== undefined) {
-        parts.push('SELECT doc_id FROM exact WHERE field = ? AND value = ? COLLATE NOCASE')
-        params.push(id, value)
-        parts.push('SELECT doc_id FROM urn_keys WHERE field = ? AND key = ?')
-        params.push(id, folded)
+        parts.push('SELECT doc_id FROM exact WHERE field = ? AND value = ? COLLATE NOCASE AND doc_id <= ?')
+        params.push(id, value, this.maxDocId)
+        parts.push('SELECT doc_id FROM urn_keys WHERE field = ? AND key = ? AND doc_id <= ?')
+        params.push(id, folded, this.maxDocId)
       }
       if (this.ctx.ftsFields.includes(name)) {
         const words = queryWords(value).map((w) => w.word)
         if (words.length > 0) {
-          parts.push('SELECT rowid AS doc_id FROM fts WHERE fts MATCH ?')
-          params.push(`{${ftsColumn(name)}} : ("${words.join(' ')}"${prefix ? ' *' : ''})`)
+          parts.push('SELECT rowid AS doc_id FROM fts WHERE fts MATCH ? AND rowid <= ?')
+          params.push(`{${ftsColumn(name)}} : ("${words.join(' ')}"${prefix ? ' *' : ''})`, this.maxDocId)
         }
       }
     }
     if (parts.length === 0) return NOTHING
     return {
-      sql: `SELECT doc_id, 1 AS terms, 1.0 AS score FROM (${parts.join(' UNION ')}) GROUP BY doc_id`,
+      // Each part reads in id order, so the UNION is a streaming merge (a LIMIT stops it early).
+      sql: `SELECT doc_id, 1 AS terms, 1.0 AS score FROM (${parts.join(' UNION ')} ORDER BY 1)`,
       params,
     }
   }

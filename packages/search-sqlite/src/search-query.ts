@@ -7,7 +7,7 @@ import {
   type SearchResultPage,
   type SearchSchema,
 } from '@catalog/search'
-import { QueryCompiler, type QueryScope } from './query-compiler.js'
+import { QueryCompiler, type QueryScope, type Sql } from './query-compiler.js'
 import type { QueryContext } from './sqlite-search-index.js'
 
 /** The documents of the scope, soft-deleted ones left out unless asked for, and the filter. */
@@ -39,29 +39,51 @@ export function queryScope(schema: SearchSchema, entityTypes: readonly string[])
 }
 
 /**
- * Runs a search: one statement yields every hit of the scope in rank order (sort key if
- * asked, then more matched clauses, then relevance; `*` in URN order), as document ids only;
- * the page's documents are then read, and the facets counted over all hits from the
- * in-memory facet values.
+ * Runs a search. A query without words (`*`, filters only) or with a sort yields every hit of
+ * the scope in order (sort key if asked, then more matched clauses, then relevance; `*` in URN
+ * order): its total is exact and its facets count every hit.
+ *
+ * A text query ranked by relevance works as Elasticsearch's default `track_total_hits` does for
+ * DataHub: it reads its matches in index order, without scoring them, up to the cap (10,000),
+ * so `total` is exact below the cap and the cap itself (meaning "at least") above it, and the
+ * facets count exactly those counted hits. The `rankWindow` counted hits with the lowest ids
+ * (by default all of them) are scored (bm25 is the costly part) and come first, by relevance;
+ * any other counted hits follow in id order. With no more matches than the window, ranking is
+ * exact.
+ * The page's documents are then read, and the facets counted from the in-memory facet values.
  */
 export function searchQuery(ctx: QueryContext, schema: SearchSchema, req: SearchRequest): SearchResultPage {
-  const compiler = new QueryCompiler(ctx, queryScope(schema, req.entityTypes))
+  const scope = queryScope(schema, req.entityTypes)
+  const compiler = new QueryCompiler(ctx, scope)
   const q = compiler.compile(req.query)
   const where = scopeWhere(ctx, req.entityTypes, req.includeRemoved, req.filter)
   const sort = sortOrder(ctx, req)
-  const ids = (
-    q
-      ? ctx
-          .statement(
-            `SELECT q.doc_id FROM (${q.sql}) q JOIN docs d ON d.id = q.doc_id WHERE ${where.sql} ORDER BY ${sort.sql}q.terms DESC, q.score DESC, q.doc_id`,
-          )
-          .pluck()
-          .all(...q.params, ...where.params, ...sort.params)
-      : ctx
-          .statement(`SELECT d.id FROM docs d WHERE ${where.sql} ORDER BY ${sort.sql}d.urn`)
-          .pluck()
-          .all(...where.params, ...sort.params)
-  ) as number[]
+  let ids: number[]
+  if (q && !req.sort) {
+    const counted = countedHits(ctx, req, where, scope)
+    // Scores the counted hits with the lowest ids up to the window: the id bound goes into
+    // every FTS match and exact-value scan, so only those are read and scored.
+    const bound = counted[Math.min(ctx.rankWindow, counted.length) - 1] ?? 0
+    const ranked = boundedRows(ctx, new QueryCompiler(ctx, scope, true, bound), req, where)
+    ranked.sort((a, b) => b[1] - a[1] || b[2] - a[2] || a[0] - b[0])
+    const countedSet = new Set(counted)
+    const first = new Set(ranked.map((r) => r[0]).filter((id) => countedSet.has(id)))
+    ids = [...first, ...counted.filter((id) => !first.has(id))]
+  } else {
+    ids = (
+      q
+        ? ctx
+            .statement(
+              `SELECT q.doc_id FROM (${q.sql}) q JOIN docs d ON d.id = q.doc_id WHERE ${where.sql} ORDER BY ${sort.sql}q.terms DESC, q.score DESC, q.doc_id`,
+            )
+            .pluck()
+            .all(...q.params, ...where.params, ...sort.params)
+        : ctx
+            .statement(`SELECT d.id FROM docs d WHERE ${where.sql} ORDER BY ${sort.sql}d.urn`)
+            .pluck()
+            .all(...where.params, ...sort.params)
+    ) as number[]
+  }
   const pageIds = ids.slice(req.start, req.start + req.count)
   return {
     total: ids.length,
@@ -69,6 +91,47 @@ export function searchQuery(ctx: QueryContext, schema: SearchSchema, req: Search
     facets:
       req.facets.length > 0 && ids.length > 0 ? ctx.facets.count(ids, req.facets, req.maxFacetValues) : [],
   }
+}
+
+/**
+ * The matches with the lowest ids, up to the cap, ascending, unscored. Read in growing id
+ * ranges (sized from the density seen) until the cap is reached, so a broad match reads little
+ * more than the cap.
+ */
+function countedHits(ctx: QueryContext, req: SearchRequest, where: Sql, scope: QueryScope): number[] {
+  const maxId = (ctx.statement('SELECT max(id) FROM docs').pluck().get() as number | null) ?? 0
+  const whole = new QueryCompiler(ctx, scope, false, maxId)
+  if (whole.streams(req.query)) return boundedRows(ctx, whole, req, where, ctx.totalHitsCap).map((r) => r[0])
+  let bound = Math.max(1024, Math.ceil(maxId / 64))
+  for (;;) {
+    const last = bound >= maxId
+    const rows = boundedRows(ctx, new QueryCompiler(ctx, scope, false, last ? maxId : bound), req, where)
+    if (rows.length >= ctx.totalHitsCap || last)
+      return rows
+        .map((r) => r[0])
+        .sort((a, b) => a - b)
+        .slice(0, ctx.totalHitsCap)
+    // Next range: where the density seen so far reaches the cap, at least twice this one.
+    bound = Math.max(bound * 2, Math.ceil((bound * ctx.totalHitsCap * 1.25) / Math.max(rows.length, 1)))
+  }
+}
+
+/** The rows (`doc_id`, `terms`, `score`) of a compiled query that pass the scope's filter. */
+function boundedRows(
+  ctx: QueryContext,
+  compiler: QueryCompiler,
+  req: SearchRequest,
+  where: Sql,
+  limit = -1,
+): Array<[number, number, number]> {
+  const q = compiler.compile(req.query)
+  if (!q) return []
+  return ctx
+    .statement(
+      `SELECT q.doc_id, q.terms, q.score FROM (${q.sql}) q CROSS JOIN docs d ON d.id = q.doc_id WHERE ${where.sql} LIMIT ?`,
+    )
+    .raw()
+    .all(...q.params, ...where.params, limit) as Array<[number, number, number]>
 }
 
 /** The ORDER BY prefix of a sort criterion (empty when not sorting); missing values last. */

@@ -40,7 +40,22 @@ export interface SqliteSearchOptions {
   readonly schema: SearchSchema
   /** SQLite page cache, MB (default 32). */
   readonly cacheMb?: number
+  /** Matches a text query counts, facets and ranks at most (default 10,000, as DataHub's). */
+  readonly totalHitsCap?: number
+  /** Counted matches of a text query that are scored and ranked (default 10,000: all of them). */
+  readonly rankWindow?: number
 }
+
+/** Elasticsearch's default `track_total_hits`, which DataHub's search requests keep. */
+export const TOTAL_HITS_CAP = 10_000
+/**
+ * How many counted matches are ranked by relevance. The default ranks every counted match, so
+ * ranking is exact whenever the total is; only a query past the cap (its total reads "at least
+ * 10,000") ranks its first 10,000 matches in index order. A smaller window bounds the bm25 cost
+ * further (measured at 60,000 datasets: 2,000 halves a broad query's time) at the price of
+ * relevance: a strong match past the window is not ranked first.
+ */
+export const RANK_WINDOW = 10_000
 
 const MAX_STATEMENTS = 400
 
@@ -65,11 +80,15 @@ export class SqliteSearchIndex implements SearchIndex {
   /** `PRAGMA data_version` when the in-memory caches were last known current. */
   private dataVersion: number
   private readonly cacheBytes: number
+  private readonly totalHitsCap: number
+  private readonly rankWindow: number
 
   constructor(options: SqliteSearchOptions) {
     this.file = options.file
     this.schema = options.schema
     this.cacheBytes = (options.cacheMb ?? 32) * 1024 * 1024
+    this.totalHitsCap = options.totalHitsCap ?? TOTAL_HITS_CAP
+    this.rankWindow = options.rankWindow ?? RANK_WINDOW
     this.ftsFields = options.schema.wordFields().map((f) => f.name)
     if (options.file !== ':memory:') {
       // Owner-only: a new data dir is 0700 and a new database file 0600 (SQLite gives its
@@ -312,6 +331,8 @@ export class SqliteSearchIndex implements SearchIndex {
       isExact: (name) => this.schema.isExact(name),
       vocabulary: this.vocabulary,
       facets: this.facets,
+      totalHitsCap: this.totalHitsCap,
+      rankWindow: this.rankWindow,
       statement: (sql) => this.statement(sql),
       filter: (filter) =>
         filterSql(
@@ -354,6 +375,8 @@ export class SqliteSearchIndex implements SearchIndex {
 /** What the query builders need: the compile context, cached statements and the filter compiler. */
 export interface QueryContext extends CompileContext {
   readonly facets: FacetCache
+  readonly totalHitsCap: number
+  readonly rankWindow: number
   readonly jsonPaths: (field: string) => readonly string[]
   readonly statement: (sql: string) => Database.Statement
   readonly filter: (filter: NormalizedFilter) => Sql

@@ -47,9 +47,14 @@ function appConfig(_: unknown, __: unknown, ctx: CatalogContext) {
 
 /**
  * Every flag false except those naming what this catalog serves: autocomplete results, and
- * browse v2 (`browseV2` over `browsePathsV2`, which every new entity gets by default as in DataHub).
+ * browse v2 (`browseV2` over `browsePathsV2`, which every new entity gets by default as in DataHub),
+ * and several data products per asset (`batchAddToDataProducts` / `batchRemoveFromDataProducts`).
  */
-const SERVED_FLAGS: ReadonlySet<string> = new Set(['showAutoCompleteResults', 'showBrowseV2'])
+const SERVED_FLAGS: ReadonlySet<string> = new Set([
+  'showAutoCompleteResults',
+  'showBrowseV2',
+  'multipleDataProductsPerAsset',
+])
 
 function featureFlags(): Record<string, boolean> {
   return Object.fromEntries(FLAGS.map((f) => [f, SERVED_FLAGS.has(f)]))
