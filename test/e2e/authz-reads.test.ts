@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
-import { adminWrite, get, post, tokenFor } from '../helpers/actors.js'
-import { type Built, build } from '../helpers/build.js'
+import { adminWrite, deactivatePolicy, get, post, tokenFor } from '../helpers/actors.js'
+import { build } from '../helpers/build.js'
 
 /**
  * The REST reads DataHub checks beyond entity and aspect reads: multi-hop lineage, the
@@ -13,19 +13,6 @@ const SEEN = 'urn:li:dataset:(urn:li:dataPlatform:hive,authz_reads_seen,PROD)'
 const HIDDEN = 'urn:li:dataset:(urn:li:dataPlatform:hive,authz_reads_hidden,PROD)'
 const enc = encodeURIComponent
 
-/** Turns one of DataHub's default "All Users" policies off. */
-async function deactivate(built: Built, id: string): Promise<void> {
-  const urn = `urn:li:dataHubPolicy:${id}`
-  const res = await get(
-    built.app,
-    `/entitiesV2/${enc(urn)}?aspects=List(dataHubPolicyInfo)`,
-    built.adminToken,
-  )
-  const info = res.body?.aspects?.dataHubPolicyInfo?.value
-  if (!info) throw new Error(`no default policy ${id}`)
-  await adminWrite(built, urn, 'dataHubPolicyInfo', { ...info, state: 'INACTIVE' })
-}
-
 /** Alice may read SEEN only: no "All Users" reads, one policy on that URN. */
 async function setUp(t: Test) {
   const built = await build(t, { auth: true })
@@ -37,8 +24,8 @@ async function setUp(t: Test) {
       ],
     })
   }
-  await deactivate(built, 'view-entity-page-all')
-  await deactivate(built, 'view-dataset-sensitive')
+  await deactivatePolicy(built, 'view-entity-page-all')
+  await deactivatePolicy(built, 'view-dataset-sensitive')
   await adminWrite(built, 'urn:li:dataHubPolicy:alice-reads-one', 'dataHubPolicyInfo', {
     displayName: 'alice reads one dataset',
     description: 'Alice may view one dataset',

@@ -2,7 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { adminWrite, aspectOf, assignRole, get, gql, post, tokenFor, upsert } from '../helpers/actors.js'
+import {
+  adminWrite,
+  aspectOf,
+  assignRole,
+  deactivatePolicy,
+  get,
+  gql,
+  post,
+  tokenFor,
+  upsert,
+} from '../helpers/actors.js'
 import { type Built, build } from '../helpers/build.js'
 
 /**
@@ -38,19 +48,6 @@ if (process.env.CATALOG_E2E_SPLIT !== '1') {
   })
 }
 
-/** Turns DataHub's default "All Users - View Entity Page" off, over REST. */
-async function noViewForAll(built: Built): Promise<void> {
-  const urn = 'urn:li:dataHubPolicy:view-entity-page-all'
-  const res = await get(
-    built.app,
-    `/entitiesV2/${enc(urn)}?aspects=List(dataHubPolicyInfo)`,
-    built.adminToken,
-  )
-  const info = res.body?.aspects?.dataHubPolicyInfo?.value
-  if (!info) throw new Error('no default view policy')
-  await adminWrite(built, urn, 'dataHubPolicyInfo', { ...info, state: 'INACTIVE' })
-}
-
 async function splitSearch(t: Test): Promise<void> {
   const built = await build(t, { auth: true })
   const { app } = built
@@ -63,7 +60,7 @@ async function splitSearch(t: Test): Promise<void> {
   t.equal(found.status, 200, 'by default every user searches')
   t.equal(found.body.value.numEntities, 1, 'and finds the dataset')
 
-  await noViewForAll(built)
+  await deactivatePolicy(built, 'view-entity-page-all')
   const refusal = [403, 'User is unauthorized to search.', 403]
   const answer = (res: { status: number; body: { message?: string; status?: number } }) => [
     res.status,

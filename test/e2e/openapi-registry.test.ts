@@ -1,5 +1,5 @@
 import t from 'tap'
-import { adminWrite, aspectOf, assignRole, get, tokenFor } from '../helpers/actors.js'
+import { assignRole, deactivatePolicy, get, tokenFor } from '../helpers/actors.js'
 import { build } from '../helpers/build.js'
 
 /**
@@ -145,9 +145,7 @@ t.test(
 
     const scroll = '/openapi/v3/relationship/scroll?relationshipTypes=DownstreamOf'
     t.equal((await get(built.app, scroll, reader)).status, 200, 'every user views entity pages by default')
-    const policy = 'urn:li:dataHubPolicy:view-entity-page-all'
-    const info = (await aspectOf(built, policy, 'dataHubPolicyInfo')) as Record<string, unknown>
-    await adminWrite(built, policy, 'dataHubPolicyInfo', { ...info, state: 'INACTIVE' })
+    await deactivatePolicy(built, 'view-entity-page-all')
     // A user with no role now holds no view privilege (a Reader keeps its role's).
     const nobody = await tokenFor(built, 'urn:li:corpuser:nobody')
     const noView = await get(built.app, scroll, nobody)

@@ -105,3 +105,11 @@ export function headOf(built: Built): Promise<number> | undefined {
 export function assignRole(built: Built, actor: string, role: 'Admin' | 'Editor' | 'Reader'): Promise<void> {
   return adminWrite(built, actor, 'roleMembership', { roles: [`urn:li:dataHubRole:${role}`] })
 }
+
+/** Turns one of DataHub's default policies (`urn:li:dataHubPolicy:<id>`) INACTIVE, as the admin. */
+export async function deactivatePolicy(built: Built, id: string): Promise<void> {
+  const urn = `urn:li:dataHubPolicy:${id}`
+  const info = await aspectOf(built, urn, 'dataHubPolicyInfo')
+  if (!info) throw new Error(`no default policy ${id}`)
+  await adminWrite(built, urn, 'dataHubPolicyInfo', { ...(info as object), state: 'INACTIVE' })
+}

@@ -2,6 +2,7 @@ import {
   authorizeRest,
   bearerAuth,
   credentialReadGuard,
+  httpActorStatus,
   inactiveActorGuard,
   storeAuthorizer,
   type TokenService,
@@ -24,6 +25,7 @@ import { type SearchServices, searchService } from '@catalog/search-service'
 import type { FastifyRequest } from 'fastify'
 import { remoteAuthorizer } from './graphql/authorize-remote.js'
 import {
+  GRAPHQL_PATH,
   graphqlRoutes,
   HttpMetadataClient,
   HttpSearchClient,
@@ -97,6 +99,15 @@ export async function gateway(app: CatalogServer, opts: GatewayOptions): Promise
       const exempt = opts.auth?.tokens?.systemClientActor ? [opts.auth.tokens.systemClientActor] : []
       await app.register(inactiveActorGuard, { store: backends.metadata.store, exempt })
     }
+  }
+  // Split mode: the metadata service refuses inactive users on REST; GraphQL is answered here.
+  if (backends.kind === 'remote' && opts.auth?.enabled && opts.auth.tokens) {
+    const tokens = opts.auth.tokens
+    await app.register(inactiveActorGuard, {
+      status: httpActorStatus(backends.targets.metadata, () => `Bearer ${tokens.serviceToken()}`),
+      exempt: tokens.systemClientActor ? [tokens.systemClientActor] : [],
+      routes: [GRAPHQL_PATH],
+    })
   }
   await app.register(configRoute)
   if (backends.kind === 'embedded') {

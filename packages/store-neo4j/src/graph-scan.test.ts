@@ -2,7 +2,7 @@
  * `Neo4jGraph.scanEdges` without a server: the statement is answered by an in-memory double
  * that applies its cursor and limit, so the page assembly (stretches past soft-deleted edges,
  * one edge more for the cursor, the parameters sent) is checked here; the Cypher itself is
- * checked offline in cypher.test.ts and against a server by the contract suite.
+ * checked offline in cypher.long-test.ts and against a server by the contract suite.
  */
 import type { EdgeScanQuery } from '@catalog/store'
 import t from 'tap'

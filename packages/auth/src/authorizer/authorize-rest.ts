@@ -7,10 +7,13 @@ import { isPublicPath } from '../bearer-auth.js'
 import { SERVICE_TOKEN_TYPE } from '../token-service.js'
 import type { Authorizer } from './authorizer.js'
 import { lineageDeleteCheck } from './lineage-requirements.js'
+import { metadataTestCheck } from './metadata-test-requirements.js'
 import { alwaysReadCheck, restReadCheck } from './read-requirements.js'
 import { registryModelsCheck } from './registry-requirements.js'
 import { type RestCheck, restCheck } from './rest-requirements.js'
+import { runsCheck } from './runs-requirements.js'
 import { taskStatusCheck } from './task-status-requirements.js'
+import { traceCheck } from './trace-requirements.js'
 
 export interface AuthorizeRestOptions {
   readonly authorizer: Authorizer
@@ -82,6 +85,9 @@ export const authorizeRest = fp(
         lineageDeleteCheck(request.method, route, request.query),
         taskStatusCheck(request.method, route, actor),
         registryModelsCheck(request.method, route, actor),
+        runsCheck(request.method, route, action),
+        traceCheck(request.method, route, request.body, actor),
+        metadataTestCheck(request.method, route, action, request.body),
         route === '/internal' || route.startsWith('/internal/') ? INTERNAL : undefined,
       ]
       for (const check of checks) {

@@ -1,5 +1,5 @@
-import type { ChangeLogEntry } from '@catalog/core'
 import type { AspectStore } from '@catalog/store'
+import { changeLogFollower } from '../change-log-follower.js'
 import type { PolicySource } from './authorizer.js'
 import type { ActorFacts, PolicyInfo } from './policy-types.js'
 
@@ -7,9 +7,6 @@ import type { ActorFacts, PolicyInfo } from './policy-types.js'
 const POLICY_TYPES = new Set(['dataHubPolicy', 'dataHubRole'])
 /** Aspects whose writes change an actor's groups or roles. */
 const MEMBERSHIP_ASPECTS = new Set(['groupMembership', 'nativeGroupMembership', 'roleMembership'])
-/** Past this many unread log entries, everything is dropped at once instead of read. */
-const MAX_UNREAD = 2_000
-const PAGE = 500
 /** Actors remembered at most (the oldest is forgotten first). */
 const MAX_ACTORS = 10_000
 
@@ -30,55 +27,23 @@ export function cachingPolicySource(
   source: PolicySource,
   log: Pick<AspectStore, 'changes' | 'head'>,
 ): CachingPolicySource {
-  let seen: number | undefined
   let policies: Promise<readonly PolicyInfo[]> | undefined
   const actors = new Map<string, Promise<ActorFacts>>()
-  let running: Promise<void> = Promise.resolve()
-  let next: Promise<void> | undefined
-
-  const apply = (entry: ChangeLogEntry): void => {
-    if (POLICY_TYPES.has(entry.entityType)) {
+  const refresh = changeLogFollower(
+    log,
+    (entry) => {
+      if (POLICY_TYPES.has(entry.entityType)) {
+        policies = undefined
+        actors.clear()
+      } else if (MEMBERSHIP_ASPECTS.has(entry.aspect) || entry.entityDeleted) {
+        actors.clear()
+      }
+    },
+    () => {
       policies = undefined
       actors.clear()
-    } else if (MEMBERSHIP_ASPECTS.has(entry.aspect) || entry.entityDeleted) {
-      actors.clear()
-    }
-  }
-
-  const catchUp = async (): Promise<void> => {
-    const head = await log.head()
-    if (seen === undefined || head < seen || head - seen > MAX_UNREAD) {
-      policies = undefined
-      actors.clear()
-      seen = head
-      return
-    }
-    while (seen < head) {
-      const entries = await log.changes(seen, PAGE)
-      const last = entries.at(-1)
-      if (!last) break
-      for (const entry of entries) apply(entry)
-      seen = last.seq
-    }
-  }
-
-  // One catch-up at a time, each starting after the previous one ended, so that a check never
-  // relies on a read of the log that began before its request. Callers arriving while one is
-  // waiting to start share it (a check asks for policies and actor at the same moment).
-  const refresh = (): Promise<void> => {
-    if (next) return next
-    const starting = running.then(
-      () => undefined,
-      () => undefined,
-    )
-    const mine: Promise<void> = starting.then(() => {
-      if (next === mine) next = undefined
-      return catchUp()
-    })
-    next = mine
-    running = mine
-    return mine
-  }
+    },
+  )
 
   const remember = <T>(promise: Promise<T>, forget: () => void): Promise<T> => {
     promise.catch(forget)

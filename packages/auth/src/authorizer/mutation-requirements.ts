@@ -97,10 +97,37 @@ function lineage(a: Args): Requirement[] {
   return eachUrn(urns, 'EDIT_LINEAGE')
 }
 
-/** A user edits its own profile; others need the profile privilege on it, or to manage users. */
+/**
+ * DataHub's `CorpUserType.isAuthorizedToUpdate`: a user edits its own profile; others need
+ * EDIT_ENTITY on the user, or EDIT_CONTACT_INFO when slack, email or phone change, else
+ * EDIT_USER_PROFILE (where DataHub asks nothing for an input of other fields, this fails closed).
+ */
 function userProfile(a: Args, facts: MutationFacts): readonly Requirement[] {
   if (a.urn === facts.actor) return []
-  return managedOr('MANAGE_USERS_AND_GROUPS', a.urn, 'EDIT_USER_PROFILE')
+  const i = input(a)
+  const contact = i.slack != null || i.email != null || i.phone != null
+  return [editOf(a.urn, contact ? 'EDIT_CONTACT_INFO' : 'EDIT_USER_PROFILE')]
+}
+
+/**
+ * DataHub's `CorpGroupType.isAuthorizedToUpdate`: EDIT_ENTITY on the group, or EDIT_ENTITY_DOCS
+ * when the description changes, else EDIT_CONTACT_INFO (for slack or email; other inputs fail
+ * closed to it where DataHub asks nothing).
+ */
+function groupProfile(a: Args): readonly Requirement[] {
+  const docs = input(a).description != null
+  return [editOf(a.urn, docs ? 'EDIT_ENTITY_DOCS' : 'EDIT_CONTACT_INFO')]
+}
+
+/**
+ * DataHub's `UpdateDisplayPropertiesResolver`: a glossary term or node's colour and icon need
+ * MANAGE_GLOSSARIES (DataHub also lets holders of the parent node's MANAGE_GLOSSARY_CHILDREN,
+ * not modelled here: fail closed); any other entity's need MANAGE_DOMAINS.
+ */
+function displayProperties(a: Args): readonly Requirement[] {
+  const type = (strOf(a.urn) ?? '').split(':')[2]
+  if (type === 'glossaryTerm' || type === 'glossaryNode') return GLOSSARY()
+  return platform('MANAGE_DOMAINS')
 }
 
 /** A personal token for oneself needs GENERATE_PERSONAL_ACCESS_TOKENS; for anyone else MANAGE_ACCESS_TOKENS. */
@@ -179,6 +206,8 @@ const RULES: Readonly<Record<string, Rule>> = {
   updateDataProduct: DATA_PRODUCT,
   deleteDataProduct: DATA_PRODUCT,
   batchSetDataProduct: (a) => eachUrn(input(a).resourceUrns, 'EDIT_ENTITY_DATA_PRODUCTS'),
+  batchAddToDataProducts: (a) => eachUrn(input(a).resourceUrns, 'EDIT_ENTITY_DATA_PRODUCTS'),
+  batchRemoveFromDataProducts: (a) => eachUrn(input(a).resourceUrns, 'EDIT_ENTITY_DATA_PRODUCTS'),
   // Whole-entity updates (DatasetType, ChartType, ... `isAuthorizedToUpdate`).
   updateDataset: UPDATE,
   updateChart: UPDATE,
@@ -194,6 +223,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   updateName: rename,
   updateLineage: lineage,
   updateEmbed: (a) => [editOf(input(a).urn, 'EDIT_ENTITY_EMBED')],
+  updateDisplayProperties: displayProperties,
   reportOperation: (a) => [editOf(input(a).urn, 'EDIT_ENTITY_OPERATIONS')],
   upsertStructuredProperties: STRUCTURED,
   removeStructuredProperties: STRUCTURED,
@@ -204,7 +234,9 @@ const RULES: Readonly<Record<string, Rule>> = {
     ),
   // Tags as entities.
   createTag: () => platform('CREATE_TAGS', 'MANAGE_TAGS'),
-  updateTag: UPDATE,
+  // TagType.isAuthorized: EDIT_ENTITY on the input's tag (its `name` is required, so the specific
+  // group always holds EDIT_ENTITY too); the written tag is the `urn` argument, so both are checked.
+  updateTag: (a) => eachUrn([...new Set([a.urn, input(a).urn])], 'EDIT_ENTITY'),
   deleteTag: (a) => managedOr('MANAGE_TAGS', a.urn, 'DELETE_ENTITY'),
   setTagColor: (a) => [editOf(a.urn, 'EDIT_TAG_COLOR')],
   // Glossary (GlossaryUtils.canManageGlossaries).
@@ -222,7 +254,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   addGroupMembers: GROUP_MEMBERS,
   removeGroupMembers: GROUP_MEMBERS,
   updateCorpUserProperties: userProfile,
-  updateCorpGroupProperties: (a) => managedOr('MANAGE_USERS_AND_GROUPS', a.urn, 'EDIT_ENTITY'),
+  updateCorpGroupProperties: groupProfile,
   createPolicy: POLICIES,
   updatePolicy: POLICIES,
   deletePolicy: POLICIES,

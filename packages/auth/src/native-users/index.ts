@@ -1,5 +1,7 @@
+export * from './caching-actor-status.js'
 export * from './credential-read-guard.js'
 export * from './credential-records.js'
+export * from './http-actor-status.js'
 export * from './inactive-actor-guard.js'
 export * from './invite-token-service.js'
 export * from './native-auth.js'

@@ -159,6 +159,10 @@ export function institutionalMemory(v: AspectValue | undefined, associatedUrn: s
           description: str(e?.description) ?? '',
           author: ref(stamp?.actor, ['corpuser']),
           created: auditStamp(stamp),
+          updated: e?.updateStamp ? auditStamp(e.updateStamp) : null,
+          settings: obj(e?.settings)
+            ? { showInAssetPreview: obj(e?.settings)?.showInAssetPreview === true }
+            : null,
           associatedUrn,
         }
       })

@@ -199,10 +199,108 @@ async function batchSetDataProduct(
   return true
 }
 
+interface BatchSetDataProductsInput {
+  readonly dataProductUrns: readonly string[]
+  readonly resourceUrns: readonly string[]
+}
+
+/**
+ * DataHub's `DataProductResolverUtils.verifyResources` then `verifyDataProducts`: every resource,
+ * then every data product, must exist (a data product URN of another type does not count).
+ */
+async function verified(
+  ctx: CatalogContext,
+  input: BatchSetDataProductsInput,
+): Promise<{ resources: EntityRef[]; products: EntityRef[] }> {
+  const resources: EntityRef[] = []
+  for (const urn of input.resourceUrns) {
+    const ref = resolveInput(ctx, urn)
+    if (!(await ctx.client.exists(ref.urn))) {
+      throw new InvalidInputError(`Failed to update data products, resource ${urn} does not exist`)
+    }
+    if (!resources.some((r) => r.urn === ref.urn)) resources.push(ref)
+  }
+  const products: EntityRef[] = []
+  for (const urn of input.dataProductUrns) {
+    const ref = resolveInput(ctx, urn)
+    if (ref.entity.name !== 'dataProduct' || !(await ctx.client.exists(ref.urn))) {
+      throw new InvalidInputError(`Failed to update data products, data product ${urn} does not exist`)
+    }
+    if (!products.some((p) => p.urn === ref.urn)) products.push(ref)
+  }
+  return { resources, products }
+}
+
+/** The asset URNs a data product holds now, read fresh. */
+async function heldAssets(ctx: CatalogContext, product: string): Promise<Set<unknown>> {
+  const assets = (await currentAspect(ctx, product, PROPERTIES))?.assets
+  return new Set(
+    (Array.isArray(assets) ? assets : []).map((a) => (a as { destinationUrn?: unknown }).destinationUrn),
+  )
+}
+
+/**
+ * DataHub's BatchAddToDataProductsResolver (multiple data products per asset): each resource
+ * joins each data product, keeping the products it is in already; assets already held keep their
+ * stamps. One atomic write of PATCH proposals.
+ */
+async function batchAddToDataProducts(
+  _: unknown,
+  { input }: { input: BatchSetDataProductsInput },
+  ctx: CatalogContext,
+): Promise<boolean> {
+  const { resources, products } = await verified(ctx, input)
+  const stamp = stampOf(ctx)
+  const proposals: MetadataProposal[] = []
+  for (const product of products) {
+    const held = await heldAssets(ctx, product.urn)
+    const ops: PatchOp[] = resources
+      .filter((r) => !held.has(r.urn))
+      .map((r) => ({
+        op: 'add',
+        path: pointer('assets', r.urn),
+        value: { destinationUrn: r.urn, created: stamp, lastModified: stamp },
+      }))
+    if (ops.length > 0) proposals.push(patch(product, PROPERTIES, ops))
+  }
+  await write(ctx, proposals)
+  return true
+}
+
+/**
+ * DataHub's BatchRemoveFromDataProductsResolver: each resource leaves each data product (a
+ * resource not in it is no error). Each removal is an add-then-remove of the asset's key, so it
+ * holds even when a concurrent call removed that asset first.
+ */
+async function batchRemoveFromDataProducts(
+  _: unknown,
+  { input }: { input: BatchSetDataProductsInput },
+  ctx: CatalogContext,
+): Promise<boolean> {
+  const { resources, products } = await verified(ctx, input)
+  const proposals: MetadataProposal[] = []
+  for (const product of products) {
+    const held = await heldAssets(ctx, product.urn)
+    const leaving = resources.filter((r) => held.has(r.urn))
+    const ops: PatchOp[] = leaving.flatMap((r): PatchOp[] => {
+      const path = pointer('assets', r.urn)
+      return [
+        { op: 'add', path, value: { destinationUrn: r.urn } },
+        { op: 'remove', path },
+      ]
+    })
+    if (ops.length > 0) proposals.push(patch(product, PROPERTIES, ops))
+  }
+  await write(ctx, proposals)
+  return true
+}
+
 /** Data product mutations (DataHub's `dataproduct` resolvers). */
 export const dataProductMutations = {
   createDataProduct,
   updateDataProduct,
   deleteDataProduct,
   batchSetDataProduct,
+  batchAddToDataProducts,
+  batchRemoveFromDataProducts,
 }

@@ -119,4 +119,23 @@ async function updateLink(_: unknown, { input }: { input: UpdateLinkInput }, ctx
   return true
 }
 
-export const linkMutations = { addLink, removeLink, updateLink }
+/**
+ * DataHub's UpsertLinkResolver (`LinkUtils.upsertLink`): a link with the same url and label is
+ * replaced, keeping its create stamp (and its settings unless new ones are given), with an update
+ * stamp; any other is added. One keyed PATCH `add`, so concurrent upserts of other links are kept.
+ */
+async function upsertLink(_: unknown, { input }: { input: AddLinkInput }, ctx: CatalogContext) {
+  const ref = await validateLinkInput(ctx, input.resourceUrn, [input.linkUrl])
+  const current = (await links(ctx, ref.urn)).find(same(input.linkUrl, input.label))
+  const value: AspectValue = { url: input.linkUrl, description: input.label }
+  value.createStamp = current?.createStamp ?? stampOf(ctx)
+  if (current) value.updateStamp = stampOf(ctx)
+  const show = input.settings?.showInAssetPreview
+  if (show != null) value.settings = { showInAssetPreview: show }
+  else if (current?.settings != null) value.settings = current.settings
+  const ops: PatchOp[] = [{ op: 'add', path: pointer('elements', input.linkUrl, input.label), value }]
+  await write(ctx, [patch(ref, 'institutionalMemory', ops, LINK_KEYS)])
+  return true
+}
+
+export const linkMutations = { addLink, removeLink, updateLink, upsertLink }

@@ -1,17 +1,17 @@
-import { InvalidInputError } from '@catalog/core'
+import { type EntityRef, InvalidInputError } from '@catalog/core'
 import type { AspectValue, MetadataProposal } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import type { EntitySource } from '../mappers/common.js'
 import { systemOwnershipTypeUrn } from '../mappers/common.js'
 import { resolveInput, stampOf, upsert, write } from './support.js'
 
-interface OwnerUpdate {
+export interface OwnerUpdate {
   readonly owner: string
   readonly type?: string | null
   readonly ownershipTypeUrn?: string | null
 }
 
-interface GlobalTagsUpdate {
+export interface GlobalTagsUpdate {
   readonly tags?: ReadonlyArray<{ readonly tag: { readonly urn: string } }> | null
 }
 
@@ -38,28 +38,31 @@ interface DatasetUpdateInput {
   readonly editableProperties?: { description: string; name?: string | null } | null
 }
 
-function tagsValue(update: GlobalTagsUpdate): AspectValue {
+/** DataHub's GlobalTagsUpdate as the `globalTags` aspect. */
+export function tagsValue(update: GlobalTagsUpdate): AspectValue {
   return { tags: (update.tags ?? []).map((t) => ({ tag: t.tag.urn })) }
 }
 
 /** DataHub's OwnerUpdateMapper: a type URN makes a CUSTOM owner; a legacy type maps to its system type URN. */
-function ownerValue(o: OwnerUpdate): AspectValue {
+export function ownerValue(o: OwnerUpdate): AspectValue {
   if (o.ownershipTypeUrn) return { owner: o.owner, type: 'CUSTOM', typeUrn: o.ownershipTypeUrn }
   const type = o.type ?? 'NONE'
   return { owner: o.owner, type, typeUrn: systemOwnershipTypeUrn(type) }
 }
 
-/**
- * DataHub's `updateDataset` (DatasetUpdateInputMapper): each input section replaces one whole
- * aspect. Like DataHub it does not require the dataset to exist. Returns the dataset, re-read.
- */
-async function updateDataset(
-  _: unknown,
-  { urn, input }: { urn: string; input: DatasetUpdateInput },
-  ctx: CatalogContext,
-): Promise<EntitySource> {
+/** The dataset `urn` of an update input; a 400 for a malformed URN or another entity type. */
+function datasetRef(ctx: CatalogContext, urn: string): EntityRef {
   const ref = resolveInput(ctx, urn)
   if (ref.entity.name !== 'dataset') throw new InvalidInputError(`Invalid urn ${urn}: expected a dataset urn`)
+  return ref
+}
+
+/** DataHub's DatasetUpdateInputMapper: each input section replaces one whole aspect. */
+function datasetProposals(
+  ctx: CatalogContext,
+  ref: EntityRef,
+  input: DatasetUpdateInput,
+): MetadataProposal[] {
   const stamp = stampOf(ctx)
   const proposals: MetadataProposal[] = []
   if (input.ownership) {
@@ -115,8 +118,38 @@ async function updateDataset(
       }),
     )
   }
-  await write(ctx, proposals)
+  return proposals
+}
+
+/**
+ * DataHub's `updateDataset`: like DataHub it does not require the dataset to exist. Returns the
+ * dataset, re-read.
+ */
+async function updateDataset(
+  _: unknown,
+  { urn, input }: { urn: string; input: DatasetUpdateInput },
+  ctx: CatalogContext,
+): Promise<EntitySource> {
+  const ref = datasetRef(ctx, urn)
+  await write(ctx, datasetProposals(ctx, ref, input))
   return { urn: ref.urn }
 }
 
-export const datasetMutations = { updateDataset }
+/**
+ * DataHub's `updateDatasets` (DatasetType.batchUpdate): every URN is checked first, then all
+ * updates are one atomic write. Returns the datasets in input order.
+ */
+async function updateDatasets(
+  _: unknown,
+  { input }: { input: ReadonlyArray<{ urn: string; update: DatasetUpdateInput }> },
+  ctx: CatalogContext,
+): Promise<EntitySource[]> {
+  const refs = input.map((u) => datasetRef(ctx, u.urn))
+  await write(
+    ctx,
+    input.flatMap((u, i) => datasetProposals(ctx, refs[i] as EntityRef, u.update)),
+  )
+  return refs.map((ref) => ({ urn: ref.urn }))
+}
+
+export const datasetMutations = { updateDataset, updateDatasets }

@@ -1,4 +1,6 @@
-import { InvalidInputError } from '@catalog/core'
+import { ACCESS_TOKEN_ENTITY, tokenDeleteProposal } from '@catalog/auth'
+import { type EntityRef, InvalidInputError } from '@catalog/core'
+import type { MetadataProposal } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import { referenceRemovals } from './entity-references.js'
 import { deleteEntity, resolveInput, stampOf, upsert, write } from './support.js'
@@ -10,15 +12,55 @@ function refOf(ctx: CatalogContext, urn: string, entityType: 'corpuser' | 'corpG
   return ref
 }
 
+/** Tokens looked at per search page, and at most in all (the search window). */
+const TOKEN_PAGE = 1_000
+const MAX_TOKENS = 10_000
+
+/**
+ * The ids of the stored access tokens (`dataHubAccessToken`) whose actor or owner is `user`,
+ * found in the search index as `listAccessTokens` finds them (without a search service: none).
+ */
+async function tokensOf(ctx: CatalogContext, user: string): Promise<string[]> {
+  if (!ctx.search) return []
+  const ids = new Set<string>()
+  const prefix = `urn:li:${ACCESS_TOKEN_ENTITY}:`
+  for (let start = 0; start < MAX_TOKENS; start += TOKEN_PAGE) {
+    const page = await ctx.search.searchAcrossEntities({
+      input: '*',
+      entities: [ACCESS_TOKEN_ENTITY],
+      start,
+      count: TOKEN_PAGE,
+      filter: {
+        or: ['actorUrn', 'ownerUrn'].map((field) => ({
+          and: [{ field, values: [user], condition: 'EQUAL', negated: false }],
+        })),
+      },
+      searchFlags: { skipAggregates: true, skipHighlighting: true },
+    })
+    for (const urn of page.metadata.urns) if (urn.startsWith(prefix)) ids.add(urn.slice(prefix.length))
+    if (page.metadata.urns.length < TOKEN_PAGE || start + TOKEN_PAGE >= page.numEntities) break
+  }
+  return [...ids]
+}
+
+/** A removed user's access tokens, revoked with it: its own and those it minted for others. */
+async function tokenRevocations(ctx: CatalogContext, ref: EntityRef): Promise<string[]> {
+  return ref.entity.name === 'corpuser' ? tokensOf(ctx, ref.urn) : []
+}
+
 /**
  * A hard delete as DataHub's `RemoveUserResolver` / `RemoveGroupResolver` make it: the entity
  * (every aspect, its edges, its search document) and, in the same write, every reference to it
- * in other entities' aspects (`deleteEntityReferences`: group memberships, owners, ...). DataHub
- * answers true, whether or not the entity existed.
+ * in other entities' aspects (`deleteEntityReferences`: group memberships, owners, ...). A
+ * removed user's access tokens (as actor or owner) are revoked in that same write, so none of
+ * them authenticates afterwards. DataHub answers true, whether or not the entity existed.
  */
 async function hardDelete(ctx: CatalogContext, urn: string, entityType: 'corpuser' | 'corpGroup') {
   const ref = refOf(ctx, urn, entityType)
-  await write(ctx, [...(await referenceRemovals(ctx, ref)), deleteEntity(ref)])
+  const tokenIds = await tokenRevocations(ctx, ref)
+  const revocations: MetadataProposal[] = tokenIds.map(tokenDeleteProposal)
+  await write(ctx, [...(await referenceRemovals(ctx, ref)), ...revocations, deleteEntity(ref)])
+  for (const id of tokenIds) ctx.tokens?.forget(id)
   return true
 }
 

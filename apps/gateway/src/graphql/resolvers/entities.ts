@@ -4,6 +4,7 @@ import type { CatalogContext } from '../context.js'
 import { GRAPHQL_LIMITS } from '../limits.js'
 import type { EntitySource } from '../mappers/common.js'
 import { type FieldFn, MAPPINGS } from '../mappers/index.js'
+import { dataProductEntities } from '../mutations/data-product-assets.js'
 import { containerEntities, domainEntities } from './entity-fields/member-entities.js'
 import { entityPrivileges } from './entity-fields/privileges.js'
 import { entityRelationships } from './entity-fields/relationships.js'
@@ -28,6 +29,7 @@ const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>
   Container: { entities: containerEntities },
   CorpUser: { settings: corpUserSettings },
   Domain: { entities: domainEntities },
+  DataProduct: { entities: dataProductEntities },
 }
 
 type Resolver = (source: never, args: never, ctx: CatalogContext) => unknown

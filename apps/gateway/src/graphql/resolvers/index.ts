@@ -1,22 +1,34 @@
 import type { GraphQLSchema } from 'graphql'
 import { accessTokenMutations, accessTokenQueries } from '../mutations/access-tokens.js'
+import { corpPropertyMutations } from '../mutations/corp-properties.js'
+import { dataProductAssetQueries } from '../mutations/data-product-assets.js'
 import { dataProductMutations } from '../mutations/data-products.js'
 import { deprecationMutations } from '../mutations/deprecation.js'
 import { descriptionMutations } from '../mutations/description.js'
+import { domainAdminMutations } from '../mutations/domain-admin.js'
 import { domainMutations } from '../mutations/domains.js'
+import { embedDisplayMutations } from '../mutations/embed-display.js'
 import { glossaryMutations } from '../mutations/glossary.js'
+import { glossaryRelationMutations } from '../mutations/glossary-relations.js'
 import { groupMutations } from '../mutations/groups.js'
+import { lineageEditMutations } from '../mutations/lineage-edit.js'
 import { linkMutations } from '../mutations/links.js'
 import { nativeUserMutations, nativeUserQueries } from '../mutations/native-users.js'
 import { ownerMutations } from '../mutations/owners.js'
+import { ownershipTypeMutations } from '../mutations/ownership-types.js'
 import { policyMutations } from '../mutations/policies.js'
 import { postMutations } from '../mutations/posts.js'
+import { softDeleteMutations } from '../mutations/soft-delete.js'
+import { stepStateMutations } from '../mutations/step-states.js'
 import { structuredPropertyValueMutations } from '../mutations/structured-properties.js'
 import { structuredPropertyDefinitionMutations } from '../mutations/structured-property-definitions.js'
+import { tagAdminMutations } from '../mutations/tag-admin.js'
 import { tagMutations } from '../mutations/tags.js'
 import { termMutations } from '../mutations/terms.js'
 import { datasetMutations } from '../mutations/update-dataset.js'
+import { entityUpdateMutations } from '../mutations/update-entities.js'
 import { nameMutations } from '../mutations/update-name.js'
+import { userSettingMutations } from '../mutations/user-settings.js'
 import { viewMutations } from '../mutations/views.js'
 import { LongScalar } from '../scalars.js'
 import { accessTokenListQueries } from './access-tokens.js'
@@ -73,6 +85,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...productUpdateQueries,
       ...accessTokenListQueries,
       ...analyticsQueries,
+      ...dataProductAssetQueries,
     },
     Mutation: {
       ...datasetMutations,
@@ -94,6 +107,17 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...dataProductMutations,
       ...structuredPropertyValueMutations,
       ...structuredPropertyDefinitionMutations,
+      ...corpPropertyMutations,
+      ...userSettingMutations,
+      ...stepStateMutations,
+      ...embedDisplayMutations,
+      ...ownershipTypeMutations,
+      ...lineageEditMutations,
+      ...softDeleteMutations,
+      ...entityUpdateMutations,
+      ...tagAdminMutations,
+      ...domainAdminMutations,
+      ...glossaryRelationMutations,
     },
   }
   const missing = notServedResolvers(schema, served)

@@ -88,8 +88,8 @@ export async function corpUserSettings(source: EntitySource, _: unknown, ctx: Ca
     homePage: homePage
       ? {
           pageTemplate: null,
-          dismissedAnnouncementUrns: Array.isArray(homePage.dismissedAnnouncementUrns)
-            ? homePage.dismissedAnnouncementUrns
+          dismissedAnnouncementUrns: Array.isArray(homePage.dismissedAnnouncements)
+            ? homePage.dismissedAnnouncements
             : null,
         }
       : null,
