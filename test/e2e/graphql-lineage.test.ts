@@ -1,21 +1,23 @@
 import type { CatalogServer } from '@catalog/http-kit'
 import t from 'tap'
+import {
+  CREATED,
+  DELETED,
+  ds,
+  HDFS,
+  HIVE,
+  KAFKA,
+  LOGGING,
+  TASK_123,
+  TASK_456,
+} from '../helpers/bootstrap-urns.js'
 import { build, ingestExamples, type Json, postJson } from '../helpers/build.js'
 
 /** Lineage over GraphQL (searchAcrossLineage, scrollAcrossLineage, `lineage` of entities) on DataHub's bootstrap example. */
 
-const ds = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`
-const KAFKA = ds('kafka', 'SampleKafkaDataset')
-const HDFS = ds('hdfs', 'SampleHdfsDataset')
-const HIVE = ds('hive', 'SampleHiveDataset')
-const LOGGING = ds('hive', 'logging_events')
-const CREATED = ds('hive', 'fct_users_created')
-const DELETED = ds('hive', 'fct_users_deleted')
 const CHART_1 = 'urn:li:chart:(looker,baz1)'
 const CHART_2 = 'urn:li:chart:(looker,baz2)'
 const DASHBOARD = 'urn:li:dashboard:(looker,baz)'
-const TASK_123 = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,dag_abc,PROD),task_123)'
-const TASK_456 = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,dag_abc,PROD),task_456)'
 
 async function gql(app: CatalogServer, query: string, variables: Json = {}): Promise<Json> {
   const res = await app.inject({ method: 'POST', url: '/api/graphql', payload: { query, variables } })

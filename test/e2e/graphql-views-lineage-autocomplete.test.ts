@@ -1,5 +1,16 @@
 import type { CatalogServer } from '@catalog/http-kit'
 import t from 'tap'
+import {
+  CREATED,
+  DELETED,
+  ds,
+  HDFS,
+  HIVE,
+  KAFKA,
+  LOGGING,
+  TASK_123,
+  TASK_456,
+} from '../helpers/bootstrap-urns.js'
 import { build, getJson, ingestExamples, type Json } from '../helpers/build.js'
 import { badRequest, gql, ingestAspect, restAspects } from '../helpers/mutation-kit.js'
 
@@ -7,16 +18,6 @@ import { badRequest, gql, ingestAspect, restAspects } from '../helpers/mutation-
  * Views applied to autoCompleteForMultiple and searchAcrossLineage, the caller's view settings, and
  * DataHub's default browsePathsV2 as browseV2 shows it, on DataHub's bootstrap example.
  */
-
-const ds = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`
-const KAFKA = ds('kafka', 'SampleKafkaDataset')
-const HDFS = ds('hdfs', 'SampleHdfsDataset')
-const HIVE = ds('hive', 'SampleHiveDataset')
-const LOGGING = ds('hive', 'logging_events')
-const CREATED = ds('hive', 'fct_users_created')
-const DELETED = ds('hive', 'fct_users_deleted')
-const TASK_123 = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,dag_abc,PROD),task_123)'
-const TASK_456 = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,dag_abc,PROD),task_456)'
 
 const CREATE_VIEW = 'mutation create($input: CreateViewInput!) { createView(input: $input) { urn } }'
 const AUTOCOMPLETE = /* GraphQL */ `

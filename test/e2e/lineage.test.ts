@@ -7,19 +7,21 @@ import { createServer } from '@catalog/http-kit'
 import { createMetadataServices } from '@catalog/metadata-service'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
 import t, { type Test } from 'tap'
+import {
+  CREATED,
+  DELETED,
+  ds,
+  HDFS,
+  HIVE,
+  KAFKA,
+  LOGGING,
+  TASK_123,
+  TASK_456,
+} from '../helpers/bootstrap-urns.js'
 import { build, getJson, ingestExamples, type Json, postJson } from '../helpers/build.js'
 
 const enc = encodeURIComponent
-const ds = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`
-const KAFKA = ds('kafka', 'SampleKafkaDataset')
-const HDFS = ds('hdfs', 'SampleHdfsDataset')
-const HIVE = ds('hive', 'SampleHiveDataset')
-const LOGGING = ds('hive', 'logging_events')
-const CREATED = ds('hive', 'fct_users_created')
-const DELETED = ds('hive', 'fct_users_deleted')
 const BCKP = ds('s3', 'project/root/events/logging_events_bckp')
-const TASK_123 = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,dag_abc,PROD),task_123)'
-const TASK_456 = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,dag_abc,PROD),task_456)'
 const MODEL = 'urn:li:mlModel:(urn:li:dataPlatform:science,churnModel,PROD)'
 const REGIONS = 'urn:li:mlFeature:(user_features,regions)'
 const PREMIUM = 'urn:li:mlFeature:(user_features,is_premium_user)'

@@ -5,25 +5,14 @@
  */
 import type { Test } from 'tap'
 import type { StoreFactory } from './contract.js'
+import { created, upsert } from './contract-kit.js'
 import type { EdgeKey, EdgeScanQuery } from './graph-port.js'
-import type { EdgeTarget, MetadataStore, Mutation } from './port.js'
+import type { MetadataStore } from './port.js'
 
-const created = { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`
 const CHART = 'urn:li:chart:(looker,c1)'
 const AMY = 'urn:li:corpuser:amy'
 const TAG = 'urn:li:tag:pii'
-
-const upsert = (urn: string, aspect: string, value: Record<string, unknown>, edges: EdgeTarget[] = []) =>
-  ({
-    kind: 'upsert',
-    urn,
-    entityType: urn.split(':')[2] as string,
-    aspect,
-    value,
-    created,
-    edges,
-  }) as Mutation
 
 const scan = (over: Partial<EdgeScanQuery> = {}): EdgeScanQuery => ({
   types: [],

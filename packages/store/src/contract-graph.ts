@@ -6,10 +6,10 @@
 import type { Test } from 'tap'
 import type { StoreFactory } from './contract.js'
 import { runEdgeScanContract } from './contract-edge-scan.js'
+import { created, upsert } from './contract-kit.js'
 import type { LineageEdgeSpec, LineageQuery } from './graph-port.js'
-import type { EdgeTarget, MetadataStore, Mutation } from './port.js'
+import type { EdgeTarget, MetadataStore } from './port.js'
 
-const created = { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`
 const JOB = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,flow,PROD),job)'
 const CHART = 'urn:li:chart:(looker,c1)'
@@ -24,17 +24,6 @@ const SPECS: readonly LineageEdgeSpec[] = [
   { type: 'Produces', isUpstream: false, sourceTypes: ['dataJob'], destinationTypes: ['dataset'] },
   { type: 'Contains', isUpstream: true, sourceTypes: ['dashboard'], destinationTypes: ['chart'] },
 ]
-
-const upsert = (urn: string, aspect: string, value: Record<string, unknown>, edges: EdgeTarget[] = []) =>
-  ({
-    kind: 'upsert',
-    urn,
-    entityType: urn.split(':')[2] as string,
-    aspect,
-    value,
-    created,
-    edges,
-  }) as Mutation
 
 /** Writes `source -[type]-> destination` edges, one aspect per (source, type). */
 async function edges(store: MetadataStore, ...list: Array<[string, string, string]>): Promise<void> {

@@ -141,7 +141,7 @@ export function restReadCheck(
   }
   if (route === '/aspects' && action === 'getCount') return actionRead(route, action, body)
   const relationships = RELATIONSHIP_PREFIXES.find((p) => route.startsWith(p))
-  if (relationships) return relationshipRead(route, rawPath.slice(relationships.length), actor)
+  if (relationships) return relationshipRead(route, url, relationships, actor)
   if (route === '/entitiesV2') {
     const ids = restliList(url, 'ids') ?? []
     const requirements = readOfEach(ids)
@@ -191,17 +191,11 @@ export function alwaysReadCheck(
  * (`/{entityName}/{entityUrn}`). DataHub also checks every edge's ends after the scan; that
  * check is not made here.
  */
-function relationshipRead(route: string, tail: string, actor: string): RestCheck {
+function relationshipRead(route: string, url: string, prefix: string, actor: string): RestCheck {
   const message = `${actor} is unauthorized to READ RELATIONSHIP`
   if (route.endsWith('/:entityName/:entityUrn')) {
-    const slash = tail.indexOf('/')
-    let urn: string | undefined
-    try {
-      urn = decodeURIComponent(tail.slice(slash + 1))
-    } catch {
-      urn = undefined
-    }
-    const onEntity = onUrn(urn, RELATIONSHIP_READ, message)
+    const entityName = (url.split('?', 1)[0] ?? '').slice(prefix.length).split('/', 1)[0]
+    const onEntity = onUrn(urnAt(url, `${prefix}${entityName}/`), RELATIONSHIP_READ, message)
     if (onEntity) return onEntity
   }
   return { requirements: [{ anyOf: RELATIONSHIP_READ }], message }
