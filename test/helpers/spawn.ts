@@ -20,7 +20,21 @@ export interface Running {
  * resolves with its URL once it logs that it listens.
  */
 export function startApp(entry: string, env: Record<string, string>, timeoutMs = 30_000): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
+  return startProcess(['--import', 'tsx', join(ROOT, entry)], entry, env, timeoutMs)
+}
+
+/** Starts an app as `npm start` does: from its bundle in dist/ (scripts/start.mjs), rebuilt if stale. */
+export function startBundled(app: string, env: Record<string, string>, timeoutMs = 30_000): Promise<Running> {
+  return startProcess([join(ROOT, 'scripts', 'start.mjs'), app], app, env, timeoutMs)
+}
+
+function startProcess(
+  args: readonly string[],
+  entry: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<Running> {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, CATALOG_LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,6 +13,7 @@ import { checkGraphqlRequest } from './request-check.js'
 import { withAccessControlResolvers } from './resolvers/access-control.js'
 import { buildResolvers } from './resolvers/index.js'
 import { datahubSchema } from './schema/index.js'
+import { sendChunks, serializeLargeInTurns } from './stringify-in-turns.js'
 
 const API_PREFIX = '/api'
 /** Where GraphQL is served (DataHub GMS's path). */
@@ -66,6 +67,10 @@ export async function graphqlRoutes(app: FastifyInstance, options: GraphqlOption
     route.schema = { ...route.schema, response: { '2xx': GraphqlResponseSchema }, tags: ['graphql'] }
     const existing = route.preValidation ? [route.preValidation].flat() : []
     route.preValidation = [...existing, checkGraphqlRequest]
+    const serializing = route.preSerialization ? [route.preSerialization].flat() : []
+    route.preSerialization = [...serializing, serializeLargeInTurns] as typeof route.preSerialization
+    const sending = route.onSend ? [route.onSend].flat() : []
+    route.onSend = [...sending, sendChunks] as typeof route.onSend
   })
   const schema = datahubSchema()
   // Under `/api`, beside GRAPHIQL_PATH.
