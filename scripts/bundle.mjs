@@ -2,7 +2,7 @@
 // workspace's own packages inlined, every npm package left to node), so a start loads a few
 // files instead of ~400 TypeScript sources through tsx's loader. `npm start` and the
 // `start:*` scripts run the bundle (scripts/start.mjs), rebuilding it first when a source changed.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
@@ -84,6 +84,10 @@ export async function bundle() {
     target: 'node20',
     outdir: DIST,
     outExtension: { '.js': '.mjs' },
+    // Code loaded by `await import()` only when configured (the Neo4j and Meilisearch clients)
+    // stays in chunks of its own, so the embedded default never loads it.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
     metafile: true,
     write: false,
     logLevel: 'warning',
@@ -91,8 +95,19 @@ export async function bundle() {
   })
   mkdirSync(DIST, { recursive: true })
   for (const out of result.outputFiles) writeAtomically(out.path, out.contents)
+  removeOldChunks(new Set(result.outputFiles.map((out) => out.path)))
   const inputs = Object.keys(result.metafile.inputs).map((p) => relative(ROOT, resolve(ROOT, p)))
   writeAtomically(MANIFEST, `${JSON.stringify({ root: ROOT, inputs, builtAt })}\n`)
+}
+
+/** Chunks of earlier builds, once no start can still be loading them (10 minutes on). */
+function removeOldChunks(current) {
+  const before = Date.now() - 10 * 60_000
+  for (const name of readdirSync(DIST)) {
+    const file = join(DIST, name)
+    if (name.startsWith('chunk-') && !current.has(file) && statSync(file).mtimeMs < before)
+      rmSync(file, { force: true })
+  }
 }
 
 /** Whether dist/ is missing, was built elsewhere, or is older than one of its sources (`file`: its record). */
