@@ -9,8 +9,9 @@ import { ROOT } from './helpers/spawn.js'
 
 const dockerfile = readFileSync(join(ROOT, 'infra/Dockerfile'), 'utf8')
 const compose = parse(readFileSync(join(ROOT, 'infra/docker-compose.yml'), 'utf8'), { merge: true })
-const appsOf = (text: string) => [...text.matchAll(/^\s+'?([a-z-]+)'?: '\.\.\/apps\//gm)].map((m) => m[1])
-const apps = appsOf(readFileSync(join(ROOT, 'infra/app.mjs'), 'utf8'))
+const appsOf = (text: string) =>
+  JSON.parse((/^const APPS = (\[.*\])$/m.exec(text)?.[1] ?? '[]').replaceAll("'", '"')) as string[]
+const apps = appsOf(readFileSync(join(ROOT, 'scripts/start.mjs'), 'utf8'))
 const engines = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines.node as string
 
 t.test('Dockerfile: Node 24 LTS, node as the entry point, exec form', async (t) => {
@@ -21,7 +22,7 @@ t.test('Dockerfile: Node 24 LTS, node as the entry point, exec form', async (t) 
   const entry = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(dockerfile)?.[1]
   t.same(
     JSON.parse(entry ?? 'null'),
-    ['node', '--import', 'tsx', 'infra/app.mjs'],
+    ['node', 'infra/app.mjs'],
     'node runs the app, not npm',
   )
   const cmd = JSON.parse(/^CMD\s+(\[.*\])\s*$/m.exec(dockerfile)?.[1] ?? 'null') as string[]
