@@ -4,7 +4,7 @@
  * baseline measured in the same run: fastify answering a trivial POST, and raw better-sqlite3
  * inserts of the same rows. Then resident memory after 1,000,000 aspects.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -32,6 +32,11 @@ const proposal = (i: number, aspectName = 'datasetProperties', value = props(i))
 
 export async function ingestBench(): Promise<string[]> {
   const lines: string[] = []
+  /** A line printed at once (as `report` prints its own) and returned. */
+  const say = (line: string) => {
+    process.stdout.write(`${line}\n`)
+    lines.push(line)
+  }
   const dir = mkdtempSync(join(tmpdir(), 'bench-ingest-'))
   const trivial = await startApp('bench/fixtures/trivial-server.ts', {})
   const catalog = await startApp('apps/gateway/src/all-in-one.ts', {
@@ -57,6 +62,7 @@ export async function ingestBench(): Promise<string[]> {
     })
     const base = await load({ url: trivial.url, path: '/echo', body: () => sample, durationSec: DURATION })
     let offset = 1_000_000_000
+    const cpuBefore = cpuMs(catalog.child.pid)
     const single = await load({
       url: catalog.url,
       path: '/aspects?action=ingestProposal',
@@ -75,9 +81,12 @@ export async function ingestBench(): Promise<string[]> {
         0.35,
       ),
     )
-    lines.push(
+    const cpuSingle = cpuMs(catalog.child.pid)
+    say(
       `  latency p50 ${single.p50} ms, p99 ${single.p99} ms (trivial POST p50 ${base.p50} ms, p99 ${base.p99} ms)`,
     )
+    if (cpuBefore !== undefined && cpuSingle !== undefined)
+      say(`  server CPU per write ${fmt(((cpuSingle - cpuBefore) * 1000) / single.total)} µs (all threads)`)
 
     offset = 2_000_000_000
     const batch = await load({
@@ -90,6 +99,7 @@ export async function ingestBench(): Promise<string[]> {
       connections: 8,
       durationSec: DURATION,
     })
+    const cpuBatch = cpuMs(catalog.child.pid)
     if (batch.non2xx > 0 || batch.errors > 0)
       throw new Error(`batch ingest had ${batch.non2xx} non-2xx, ${batch.errors} errors`)
     const rows = Math.max(20_000, Math.round(200_000 * SCALE))
@@ -104,6 +114,10 @@ export async function ingestBench(): Promise<string[]> {
         0.3,
       ),
     )
+    if (cpuSingle !== undefined && cpuBatch !== undefined)
+      say(
+        `  server CPU per aspect ${fmt(((cpuBatch - cpuSingle) * 1000) / (batch.total * BATCH))} µs (all threads)`,
+      )
     // For scale: what a new entity really costs in rows. Each proposal for a new dataset also
     // writes its key, browsePaths and dataPlatformInstance aspects, and every row has a
     // change-log entry: 8 rows per ingested aspect.
@@ -182,4 +196,17 @@ function rawInsertRate(file: string, aspects: number, everyRow: boolean): number
   const seconds = Number(process.hrtime.bigint() - start) / 1e9
   db.close()
   return aspects / seconds
+}
+
+/** CPU time (user + system, every thread) a process has used, in ms; undefined off Linux. */
+function cpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+  } catch {
+    return undefined
+  }
 }

@@ -2,6 +2,7 @@
  * `npm run bench [-- ingest|reads|search|scale|lineage|overload]`: runs the benchmarks, each printing its figures
  * beside baselines measured in the same run. BENCH_SCALE=0.1 gives a quick smaller run.
  */
+import { importBench } from './import.js'
 import { ingestBench } from './ingest.js'
 import { lineageBench } from './lineage.js'
 import { overloadBench } from './overload.js'
@@ -10,6 +11,7 @@ import { scaleBench } from './scale.js'
 import { searchBench } from './search.js'
 
 const suites: Record<string, () => Promise<string[]>> = {
+  import: importBench,
   ingest: ingestBench,
   lineage: lineageBench,
   overload: overloadBench,

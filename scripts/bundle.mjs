@@ -17,6 +17,8 @@ export const ENTRIES = {
   'metadata-service': 'apps/metadata-service/src/server.ts',
   'search-service': 'apps/search-service/src/server.ts',
   'search-worker': 'packages/search-sqlite/src/worker/search-worker.ts',
+  'sqlite-write-worker': 'packages/store-sqlite/src/sqlite-write-worker.ts',
+  'large-aspect-worker': 'packages/core/src/registry/large-aspect-worker.ts',
 }
 
 /** A worker started as `new URL('./<name>.mjs', import.meta.url)` whose bundle is dist/<name>.mjs. */

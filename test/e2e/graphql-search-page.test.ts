@@ -94,11 +94,12 @@ t.test('autoCompleteForMultiple and autoComplete: suggestions per type, empty ty
     suggestions: [
       {
         type: 'DATASET',
-        suggestions: ['SampleHiveDataset', 'SampleKafkaDataset', 'SampleHdfsDataset'],
+        // In the order the index ranks the three equal prefix matches: shorter names first.
+        suggestions: ['SampleHdfsDataset', 'SampleHiveDataset', 'SampleKafkaDataset'],
         entities: [
+          { urn: 'urn:li:dataset:(urn:li:dataPlatform:hdfs,SampleHdfsDataset,PROD)', type: 'DATASET' },
           { urn: HIVE('SampleHiveDataset'), type: 'DATASET' },
           { urn: 'urn:li:dataset:(urn:li:dataPlatform:kafka,SampleKafkaDataset,PROD)', type: 'DATASET' },
-          { urn: 'urn:li:dataset:(urn:li:dataPlatform:hdfs,SampleHdfsDataset,PROD)', type: 'DATASET' },
         ],
       },
     ],

@@ -53,6 +53,45 @@ t.test('the bundled all-in-one catalog stores, searches, answers GraphQL and ser
     query: `{ dataset(urn: "${urn}") { urn properties { description } } }`,
   })
   t.same(await graphql.json(), { data: { dataset: { urn, properties: { description: 'bundled orders' } } } })
+  // A schema of 3,000 fields (about 700 KB): validated on the large-aspect thread and committed
+  // by the writer thread, both started from their own bundles.
+  const stamp = { time: 0, actor: 'urn:li:corpuser:datahub' }
+  const fields = Array.from({ length: 3000 }, (_, i) => ({
+    fieldPath: `column_${i}`,
+    nativeDataType: 'string',
+    type: { type: { 'com.linkedin.schema.StringType': {} } },
+    description: `the description of column ${i}, long enough to make the aspect large`.repeat(2),
+    globalTags: { tags: [{ tag: `urn:li:tag:t${i}` }] },
+  }))
+  const schema = {
+    schemaName: 'wide',
+    platform: 'urn:li:dataPlatform:hive',
+    version: 0,
+    created: stamp,
+    lastModified: stamp,
+    hash: '',
+    platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
+    fields,
+  }
+  const wide = await post('/aspects?action=ingestProposal', {
+    proposal: {
+      entityType: 'dataset',
+      entityUrn: urn,
+      changeType: 'UPSERT',
+      aspectName: 'schemaMetadata',
+      aspect: { contentType: 'application/json', value: JSON.stringify(schema) },
+    },
+  })
+  t.equal(wide.status, 200, 'a large write is stored through the worker threads')
+  const schemaRead = await fetch(
+    `${app.url}/aspects/${encodeURIComponent(urn)}?aspect=schemaMetadata&version=0`,
+  )
+  const stored = (await schemaRead.json()) as { aspect: Record<string, { fields: unknown[] }> }
+  t.equal(Object.values(stored.aspect)[0]?.fields.length, 3000, 'and reads back whole')
+  const tagged = await fetch(
+    `${app.url}/relationships?direction=INCOMING&urn=${encodeURIComponent('urn:li:tag:t2999')}&types=List(SchemaFieldTaggedWith)`,
+  )
+  t.match(await tagged.json(), { total: 1 }, 'with the edges the thread derived')
   const ui = await fetch(`${app.url}/`)
   t.equal(ui.status, 200, 'the web UI is served')
   t.match(ui.headers.get('content-type'), /text\/html/)

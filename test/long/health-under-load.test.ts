@@ -75,15 +75,22 @@ t.test('the heaviest write and GraphQL query leave /health under 100 ms', async 
         platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
         fields,
       }
-      // One probe loop from the write's start until its last field is searchable. A probe sent
-      // before the write answered counts only its wait after the answer: the write's own
-      // validation and store commit come before the answer and are reported, not bounded here.
+      // One probe loop from the write's start until its last field is searchable: probes while
+      // the write runs (validation on the aspect worker, the commit on the store's writer
+      // thread) and after it answered (indexing on the search worker) are both bounded.
       const measure = async (name: string) => {
+        // The 7 MB body is serialized before the probes start: serializing it holds this
+        // process's event loop (and the answer to a probe in flight) for 100-200 ms.
+        const body = JSON.stringify({
+          proposal: proposal(urn(name), 'schemaMetadata', { ...schema, schemaName: name }),
+        })
         let finished = false
         const probing = probeHealth(app, () => finished)
         const started = performance.now()
-        const res = await post('/aspects?action=ingestProposal', {
-          proposal: proposal(urn(name), 'schemaMetadata', { ...schema, schemaName: name }),
+        const res = await fetch(`${app.url}/aspects?action=ingestProposal`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
         })
         const answeredAt = performance.now()
         t.equal(res.status, 200, (await res.text()).slice(0, 300))
@@ -98,18 +105,30 @@ t.test('the heaviest write and GraphQL query leave /health under 100 ms', async 
           during: max(probes.map((p) => Math.min(p.answered, answeredAt) - Math.max(p.sent, started))),
         }
       }
-      // A second write when the first saw a slow probe: the CPU is shared with other test files;
-      // indexing on the event loop (as before) holds /health for hundreds of ms on every try.
+      // Not measured: a first large write (2,000 fields, 650 KB), once the threads that take it
+      // off the event loop have started with the server and run it once.
+      const warm = await post('/aspects?action=ingestProposal', {
+        proposal: proposal(urn('warmup'), 'schemaMetadata', {
+          ...schema,
+          schemaName: 'warmup',
+          fields: fields.slice(0, 2_000),
+        }),
+      })
+      t.equal(warm.status, 200, 'a first large write')
+      // A second write when the first saw a slow probe: the CPU is shared with other test files.
+      // Validating and committing on the event loop (as before) held /health 1-2 s during the
+      // write, and indexing on it hundreds of ms after, on every try.
       let m = await measure('widetable1')
-      if (m.worst >= HEALTH_BOUND_MS) {
-        t.comment(`first try: /health waited ${m.worst.toFixed(1)} ms; trying again`)
+      if (m.worst >= HEALTH_BOUND_MS || m.during >= HEALTH_BOUND_MS) {
+        t.comment(
+          `first try: /health waited ${m.during.toFixed(1)} ms during the write, ${m.worst.toFixed(1)} ms after; trying again`,
+        )
         m = await measure('widetable2')
       }
       t.ok(m.checks >= 3, `${m.checks} health checks while the write was indexed`)
+      t.ok(m.during < HEALTH_BOUND_MS, `slowest /health while the write ran: ${m.during.toFixed(1)} ms`)
       t.ok(m.worst < HEALTH_BOUND_MS, `slowest /health after the write answered: ${m.worst.toFixed(1)} ms`)
-      t.comment(
-        `the write itself took ${m.writeMs.toFixed(0)} ms; /health waited up to ${m.during.toFixed(0)} ms during it`,
-      )
+      t.comment(`the write itself took ${m.writeMs.toFixed(0)} ms`)
     },
   )
 
@@ -148,31 +167,35 @@ t.test('the heaviest write and GraphQL query leave /health under 100 ms', async 
       }
     `
     const input = { types: ['DATASET'], query: 'orders customers table', start: 0, count: 10_000 }
-    let answered = false
-    const probing = probeHealth(app, () => answered)
-    const started = performance.now()
-    const res = await post('/api/graphql', { query, variables: { input } })
-    const status = res.status
-    const body = (await res.json()) as {
-      data?: { searchAcrossEntities?: { searchResults?: unknown[] } }
-      errors?: unknown[]
+    const measure = async () => {
+      let answered = false
+      const probing = probeHealth(app, () => answered)
+      const started = performance.now()
+      const res = await post('/api/graphql', { query, variables: { input } })
+      const status = res.status
+      const body = (await res.json()) as {
+        data?: { searchAcrossEntities?: { searchResults?: unknown[] } }
+        errors?: unknown[]
+      }
+      answered = true
+      return { status, body, latencies: waitedAfter(await probing, started) }
     }
-    answered = true
-    const latencies = waitedAfter(await probing, started)
-    t.equal(status, 200)
-    t.notOk(body.errors, JSON.stringify(body.errors?.[0]))
-    t.equal(body.data?.searchAcrossEntities?.searchResults?.length, 2000, 'every match on one page')
-    t.ok(latencies.length >= 1, `${latencies.length} health checks during the query`)
     // Measured 180-770 ms when the gateway read the page's 2,000 entities in one synchronous
-    // store call; 200-490 ms on a loaded machine since the loader reads 100 per event-loop turn.
-    // What remains is graphql-js completing the page and the garbage collection after it. Kept
-    // as a todo until the page is bounded or completed in steps; the number prints on every run.
+    // store call, 200-490 ms once the loader read 100 per turn, and 43-68 ms since the answer
+    // (a megabyte of JSON) is also written in slices and streamed. A second try when the first
+    // saw a slow probe: the CPU is shared with other test files.
+    let m = await measure()
+    if (max(m.latencies) >= HEALTH_BOUND_MS) {
+      t.comment(`first try: /health waited ${max(m.latencies).toFixed(1)} ms; trying again`)
+      m = await measure()
+    }
+    t.equal(m.status, 200)
+    t.notOk(m.body.errors, JSON.stringify(m.body.errors?.[0]))
+    t.equal(m.body.data?.searchAcrossEntities?.searchResults?.length, 2000, 'every match on one page')
+    t.ok(m.latencies.length >= 1, `${m.latencies.length} health checks during the query`)
     t.ok(
-      max(latencies) < HEALTH_BOUND_MS,
-      `slowest /health during the query: ${max(latencies).toFixed(1)} ms`,
-      {
-        todo: 'completing a 2,000-result page (graphql-js and its garbage) holds the event loop',
-      },
+      max(m.latencies) < HEALTH_BOUND_MS,
+      `slowest /health during the query: ${max(m.latencies).toFixed(1)} ms`,
     )
   })
 })

@@ -38,6 +38,7 @@ const say = (line: string) => process.stderr.write(`${line}\n`)
 const commands = {
   backup: () => import('./commands/backup.js'),
   check: () => import('./commands/check.js'),
+  import: () => import('./commands/import.js'),
   ingest: () => import('./commands/ingest.js'),
   restore: () => import('./commands/restore.js'),
   token: () => import('./commands/token.js'),
@@ -108,6 +109,19 @@ export function program(): Command {
       ),
   ).action(async (options: TargetOptions & { concurrency: number }) => ingestPaths(SAMPLE_PATHS, options))
 
+  cli
+    .command('import')
+    .description(
+      'load DataHub MCE/MCP files (JSON arrays or JSON lines) and metadata_aspect_v2 exports (CSV or JSON lines) straight into the embedded catalog of $CATALOG_DATA_DIR (stopped); rerun after a crash to resume',
+    )
+    .argument('<paths...>', 'files or directories')
+    .action(async (paths: string[]) => {
+      const config = configOrExit()
+      const { describeImport, importPaths } = await commands.import()
+      const summary = await importPaths(config, paths)
+      process.stdout.write(`${describeImport(summary, config.CATALOG_DATA_DIR)}\n`)
+      if (summary.failed > 0) process.exitCode = 1
+    })
   cli
     .command('backup')
     .description(

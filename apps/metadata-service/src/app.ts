@@ -38,7 +38,7 @@ export async function metadataService(
   await app.register(runRoutes, { runs: services.runs })
   await app.register(entityV2Routes, { reads })
   await app.register(changeRoutes, { store })
-  await app.register(relationshipRoutes, { lineage: services.lineage })
+  await app.register(relationshipRoutes, { lineage: services.lineage, reads })
   await app.register(relationshipDeleteRoutes, { services })
   await app.register(timeseriesRoutes, { timeseries: services.timeseries })
   await app.register(timelineRoutes, { timeline: services.timeline })

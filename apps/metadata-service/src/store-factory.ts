@@ -1,16 +1,23 @@
 import { join } from 'node:path'
 import type { Config } from '@catalog/config'
+import { warmLargeAspectWorker } from '@catalog/core'
 import type { MetadataStore } from '@catalog/store'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
 
 /** Opens the metadata store the configuration names: the one place an adapter is picked. */
 export async function openStore(config: Config): Promise<MetadataStore> {
   switch (config.CATALOG_STORE) {
-    case 'sqlite':
-      return new SqliteMetadataStore({
+    case 'sqlite': {
+      const store = new SqliteMetadataStore({
         file: join(config.CATALOG_DATA_DIR, 'metadata.db'),
         durability: config.CATALOG_DURABILITY,
       })
+      // The threads that take a large write off the event loop start with the server, so that
+      // the first large write does not share the CPU with their start.
+      store.warmWriterThread()
+      warmLargeAspectWorker()
+      return store
+    }
     case 'neo4j':
       return openNeo4j(config)
   }

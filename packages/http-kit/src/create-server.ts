@@ -16,6 +16,7 @@ import Fastify, {
 import { actionConstraint } from './action-constraint.js'
 import { type AdmissionOptions, installAdmission } from './admission.js'
 import { restliError, toRestliError } from './error-body.js'
+import { lazyChildLoggerFactory } from './lazy-child-logger.js'
 
 export interface ServerOptions {
   readonly logger?: FastifyServerOptions['logger'] | FastifyBaseLogger
@@ -59,6 +60,8 @@ export function createServer(options: ServerOptions = {}): CatalogServer {
     // Every log line of a request carries its id as `reqId`; the id is answered in `x-request-id`.
     requestIdHeader: false,
     genReqId: requestIdOf,
+    // The child logger with the request id is made only when the request logs something.
+    childLoggerFactory: lazyChildLoggerFactory,
     routerOptions: {
       ignoreTrailingSlash: true,
       maxParamLength: 4096,

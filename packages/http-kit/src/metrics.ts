@@ -4,6 +4,8 @@ import type { CatalogServer } from './create-server.js'
 
 export type { Registry as MetricsRegistry } from 'prom-client'
 
+const MAX_BOUND = 2_000
+
 /**
  * Prometheus metrics at `GET /metrics` (text exposition format, public like `/health`): the
  * process's own (CPU, memory, event-loop lag, GC), and per route and Rest.li action the request
@@ -21,18 +23,20 @@ export function installMetrics(app: CatalogServer, service: string): Registry {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   })
+  // One bound child per label set, made on its first request: no label object per request.
+  const bound = new Map<string, Histogram.Internal<string>>()
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched'
     if (route === '/metrics') return done()
-    duration.observe(
-      {
-        route,
-        action: actionOf(request.url) ?? '',
-        method: request.method,
-        status: String(reply.statusCode),
-      },
-      reply.elapsedTime / 1000,
-    )
+    const action = request.url.includes('action=') ? (actionOf(request.url) ?? '') : ''
+    const key = `${route} ${action} ${request.method} ${reply.statusCode}`
+    let child = bound.get(key)
+    if (!child) {
+      child = duration.labels(route, action, request.method, String(reply.statusCode))
+      // Actions come from the URL: past a sane number of label sets, they are not remembered.
+      if (bound.size < MAX_BOUND) bound.set(key, child)
+    }
+    child.observe(reply.elapsedTime / 1000)
     done()
   })
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {

@@ -10,11 +10,12 @@ import {
   suggestion,
 } from '@catalog/search'
 import { ftsColumn } from './ddl.js'
-import { scopeWhere } from './search-query.js'
+import { prefixForm } from './query-compiler.js'
+import { scopedIds, scopeWhere } from './search-query.js'
 import type { QueryContext } from './sqlite-search-index.js'
 
 const MAX_CANDIDATES = 300
-/** Matches an autocomplete scores at most (the first, in index order). */
+/** Matches (index order) an autocomplete looks at, at most. */
 const AUTOCOMPLETE_SCAN = 2_000
 
 interface Candidate {
@@ -25,8 +26,8 @@ interface Candidate {
 
 /**
  * Autocomplete: documents whose autocomplete fields hold every query word as a word prefix
- * (FTS5 prefix match; the first AUTOCOMPLETE_SCAN matches in index order scored by bm25 with
- * the fields' boosts), then one suggestion per document: the
+ * (FTS5 prefix match, within the first AUTOCOMPLETE_SCAN matches in index order; the first ones
+ * in the fields of the best boost, then the first others), then one suggestion per document: the
  * first field value that matches, values starting with the whole query ranked first.
  */
 export function autocompleteQuery(
@@ -51,29 +52,48 @@ export function autocompleteQuery(
       const spec = schema.entity(type)
       for (const f of fields) boosts.set(f, Math.max(boosts.get(f) ?? 0, spec?.fields.get(f)?.boost ?? 1))
     }
-    const weights = ctx.ftsFields.map((f) => String(boosts.get(f) ?? 0)).join(', ')
-    const expr = words.map((w) => `"${w.word}" *`).join(' AND ')
-    // Scores at most the first AUTOCOMPLETE_SCAN matches (index order), then reads the documents
-    // of the best `want` only: a short prefix matches much of a large catalog.
-    const scored = ctx
-      .statement(
-        `SELECT d.id, -bm25(fts, ${weights}) AS score FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ? AND ${where.sql} LIMIT ?`,
+    // Candidates: the first matches (index order) in the fields of the best boost, then, if too
+    // few, the first other matches, scored as the next boost (no bm25: it reads every match of
+    // a short prefix in the whole index).
+    const tiers = [...new Set(boosts.values())].sort((a, b) => b - a)
+    const columns = (boost?: number) =>
+      fields
+        .filter((f) => boost === undefined || boosts.get(f) === boost)
+        .map(ftsColumn)
+        .join(' ')
+    const expr = words.map((w) => prefixForm(ctx.vocabulary, w.word)).join(' AND ')
+    const read = (cols: string, bound: number, limit: number) =>
+      scopedIds(
+        ctx,
+        req,
+        where,
+        {
+          sql: 'SELECT rowid AS doc_id FROM fts WHERE fts MATCH ? AND rowid <= ?',
+          params: [`{${cols}} : (${expr})`, bound],
+        },
+        limit,
       )
-      .raw()
-      .all(`{${fields.map(ftsColumn).join(' ')}} : (${expr})`, ...where.params, AUTOCOMPLETE_SCAN) as Array<
-      [number, number]
-    >
+    // The first AUTOCOMPLETE_SCAN matches in scope, then those of them in the best fields: a
+    // rare combination of words stops at the end of the first read, not at the index's end.
+    const matches = read(columns(), Number.MAX_SAFE_INTEGER, AUTOCOMPLETE_SCAN)
+    const [top = 1, next = top] = tiers
+    const best = tiers.length > 1 ? read(columns(top), matches.at(-1) ?? 0, want) : matches.slice(0, want)
+    const scored: Array<[number, number]> = best.map((id) => [id, top])
+    const seen = new Set(best)
+    for (const id of matches) {
+      if (scored.length >= want) break
+      if (!seen.has(id)) scored.push([id, next])
+    }
     scored.sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    const best = scored.slice(0, want)
     const docs = new Map(
       (
         ctx
           .statement('SELECT id, urn, parts FROM docs WHERE id IN (SELECT value FROM json_each(?))')
           .raw()
-          .all(JSON.stringify(best.map((r) => r[0]))) as Array<[number, string, string]>
+          .all(JSON.stringify(scored.map((r) => r[0]))) as Array<[number, string, string]>
       ).map((r) => [r[0], r]),
     )
-    candidates = best.flatMap(([id, score]) => {
+    candidates = scored.flatMap(([id, score]) => {
       const doc = docs.get(id)
       return doc ? [{ urn: doc[1], parts: doc[2], score }] : []
     })

@@ -36,6 +36,8 @@ export interface WriterOptions {
   /** False for free-text fields, whose exact values are not kept. */
   readonly isExact: (field: string) => boolean
   readonly facets: FacetCache
+  /** The entity type's best fields (highest boost), whose words are counted for ranking. */
+  readonly bestFields: (entityType: string) => ReadonlySet<string>
 }
 
 /**
@@ -125,10 +127,11 @@ export class DocumentWriter {
 
   /** Writes the FTS row, exact values, URN keys and browse counts of a merged document. */
   index(id: number, entityType: string, fields: DocumentFields): void {
-    this.o.facets.set(id, entityType, fields)
     if (!fields.removed?.includes(true)) this.browseCounts(entityType, fields.browsePaths, 1)
     const texts: Array<string | null> = []
     let any = false
+    let bestSize = 0
+    const best = this.o.bestFields(entityType)
     for (const f of this.o.ftsFields) {
       const values = fields[f]
       if (!values || values.length === 0) {
@@ -138,8 +141,10 @@ export class DocumentWriter {
       const words = values.flatMap((v) => indexWords(valueText(String(v))))
       this.o.vocabulary.add(words)
       texts.push(words.join(' '))
+      if (best.has(f)) bestSize += words.length
       any = true
     }
+    this.o.facets.set(id, entityType, fields, bestSize)
     if (any) this.s.insertFts.run(id, ...texts)
     for (const [field, values] of Object.entries(fields)) {
       if (!this.o.isExact(field)) continue

@@ -1,37 +1,84 @@
 import { ENTITY_TYPE_FIELD, type FacetResult, type FacetValue } from '@catalog/search'
 
-/** A row of the facet loader: document id, field name, value. */
-export type FacetRow = readonly [number, string, string]
+/** A posting of the facet loader: field name, value, and the ids of the documents having it. */
+export type FacetPosting = readonly [string, string, readonly number[]]
+/**
+ * A row of the document loader: document id, entity type, soft-deleted (1) or not (0), and the
+ * number of words in the entity type's best fields (see {@link FacetCache.bestSize}).
+ */
+export type DocRow = readonly [number, string, number, number]
+
+/** Where the loaders read from. */
+export interface FacetSource {
+  readonly docs: () => Iterable<DocRow>
+  readonly values: () => Iterable<FacetPosting>
+}
 
 /**
- * The facet values of every document, in memory, so facet counts over many hits are a loop
- * over the hits instead of a join. Loaded on first use from the index; kept current by the
- * writer ({@link set}, {@link delete}); dropped ({@link reset}) when a write fails, and
- * reloaded on next use.
+ * The facet values and visibility (entity type, soft-deleted) of every document, in memory, in
+ * columnar arrays indexed by document id: a document's value ids are `vals[start[id] ..
+ * start[id] + len[id]]`, the first being its entity type. Facet counts over many hits are then
+ * a loop over typed arrays, and a query without a filter checks its scope without reading the
+ * documents table. Loaded on first use; kept current by the writer ({@link set}, {@link
+ * delete}; a rewritten document's values go to the end, and the arrays are compacted when
+ * more than half is garbage); dropped ({@link reset}) when a write fails, reloaded on next use.
  */
 export class FacetCache {
-  private docs: Map<number, Int32Array> | undefined
+  private loadedState: Columns | undefined
   private readonly ids = new Map<string, number>()
   private readonly values: Array<{ readonly field: string; readonly value: string }> = []
 
   constructor(
     /** Fields counted as facets (every entity type's `addToFilters` fields). */
     readonly fields: ReadonlySet<string>,
-    private readonly load: () => Iterable<FacetRow>,
+    private readonly source: FacetSource,
   ) {}
 
   /** Records a document's facet values (a no-op until the cache is loaded). */
-  set(docId: number, entityType: string, fields: Readonly<Record<string, readonly unknown[]>>): void {
-    if (!this.docs) return
-    this.docs.set(docId, this.encode(entityType, fields))
+  set(
+    docId: number,
+    entityType: string,
+    fields: Readonly<Record<string, readonly unknown[]>>,
+    bestSize: number,
+  ): void {
+    const c = this.loadedState
+    if (!c) return
+    const out: number[] = [this.valueId(ENTITY_TYPE_FIELD, entityType)]
+    for (const field of this.fields)
+      for (const v of fields[field] ?? []) out.push(this.valueId(field, String(v)))
+    c.put(docId, out, fields.removed?.includes(true) === true, bestSize)
   }
 
   delete(docId: number): void {
-    this.docs?.delete(docId)
+    this.loadedState?.remove(docId)
   }
 
   reset(): void {
-    this.docs = undefined
+    this.loadedState = undefined
+  }
+
+  /**
+   * A test of whether a document is in a search's scope (one of the entity types, and not
+   * soft-deleted unless asked for), from memory.
+   */
+  scope(entityTypes: readonly string[], includeRemoved: boolean): (docId: number) => boolean {
+    const c = this.loaded()
+    const wanted = new Set(entityTypes.map((t) => this.ids.get(`${ENTITY_TYPE_FIELD}\u0000${t}`) ?? -1))
+    return (id) => {
+      if (id >= c.len.length || c.len[id] === 0) return false
+      if (!includeRemoved && c.removed[id] === 1) return false
+      return wanted.has(c.vals[c.start[id] as number] as number)
+    }
+  }
+
+  /**
+   * How many words a document has in its entity type's best fields (highest boost: a
+   * dataset's `id`, `name`, `qualifiedName`), for ranking: as BM25's length norm, a match
+   * in a short name is the better one. 0 for an unknown document.
+   */
+  bestSize(docId: number): number {
+    const c = this.loaded()
+    return docId < c.size.length ? (c.size[docId] as number) : 0
   }
 
   /** Counts the facet values of the given documents; buckets by count, then value. */
@@ -40,13 +87,13 @@ export class FacetCache {
     facets: ReadonlyArray<{ readonly field: string; readonly displayName: string }>,
     maxValues: number,
   ): FacetResult[] {
-    const docs = this.loaded()
+    const { start, len, vals } = this.loaded()
     const counts = new Uint32Array(this.values.length)
     for (const id of docIds) {
-      const vids = docs.get(id)
-      if (!vids) continue
-      for (let i = 0; i < vids.length; i++) {
-        const vid = vids[i] as number
+      const n = id < len.length ? (len[id] as number) : 0
+      const from = start[id] as number
+      for (let i = from; i < from + n; i++) {
+        const vid = vals[i] as number
         counts[vid] = (counts[vid] as number) + 1
       }
     }
@@ -71,29 +118,30 @@ export class FacetCache {
 
   /** Values held and a rough size in bytes. */
   size(): { values: number; bytes: number } {
-    let bytes = this.values.length * 64
-    for (const v of this.docs?.values() ?? []) bytes += 96 + v.byteLength
+    const c = this.loadedState
+    const bytes = this.values.length * 64 + (c ? c.vals.byteLength + c.len.length * 11 : 0)
     return { values: this.values.length, bytes }
   }
 
-  private loaded(): Map<number, Int32Array> {
-    if (!this.docs) {
+  private loaded(): Columns {
+    if (!this.loadedState) {
+      const c = new Columns()
       const acc = new Map<number, number[]>()
-      for (const [docId, field, value] of this.load()) {
-        const list = acc.get(docId) ?? []
-        list.push(this.valueId(field, value))
-        acc.set(docId, list)
+      const removed = new Set<number>()
+      const sizes = new Map<number, number>()
+      for (const [id, type, gone, size] of this.source.docs()) {
+        acc.set(id, [this.valueId(ENTITY_TYPE_FIELD, type)])
+        if (gone === 1) removed.add(id)
+        sizes.set(id, size)
       }
-      this.docs = new Map([...acc].map(([id, list]) => [id, Int32Array.from(list)]))
+      for (const [field, value, ids] of this.source.values()) {
+        const vid = this.valueId(field, value)
+        for (const id of ids) acc.get(id)?.push(vid)
+      }
+      for (const [id, list] of acc) c.put(id, list, removed.has(id), sizes.get(id) ?? 0)
+      this.loadedState = c
     }
-    return this.docs
-  }
-
-  private encode(entityType: string, fields: Readonly<Record<string, readonly unknown[]>>): Int32Array {
-    const out: number[] = [this.valueId(ENTITY_TYPE_FIELD, entityType)]
-    for (const field of this.fields)
-      for (const v of fields[field] ?? []) out.push(this.valueId(field, String(v)))
-    return Int32Array.from(out)
+    return this.loadedState
   }
 
   private valueId(field: string, value: string): number {
@@ -105,5 +153,64 @@ export class FacetCache {
       this.ids.set(key, id)
     }
     return id
+  }
+}
+
+/** Growable columnar arrays: per document id its value slice and soft-delete flag. */
+class Columns {
+  start = new Int32Array(1024)
+  len = new Uint16Array(1024)
+  removed = new Uint8Array(1024)
+  size = new Uint16Array(1024)
+  vals = new Int32Array(8192)
+  private end = 0
+  private garbage = 0
+
+  put(id: number, list: readonly number[], removed: boolean, size: number): void {
+    this.remove(id)
+    if (id >= this.len.length) this.growDocs(id + 1)
+    if (this.end + list.length > this.vals.length) this.growVals(this.end + list.length)
+    this.start[id] = this.end
+    this.len[id] = Math.min(list.length, 0xffff)
+    this.removed[id] = removed ? 1 : 0
+    this.size[id] = Math.min(size, 0xffff)
+    for (let i = 0; i < (this.len[id] as number); i++) this.vals[this.end++] = list[i] as number
+  }
+
+  remove(id: number): void {
+    if (id >= this.len.length) return
+    this.garbage += this.len[id] as number
+    this.len[id] = 0
+    this.removed[id] = 0
+  }
+
+  private growDocs(min: number): void {
+    const size = Math.max(min, this.len.length * 2)
+    const grow = <T extends Int32Array | Uint16Array | Uint8Array>(a: T, b: T): T => {
+      b.set(a)
+      return b
+    }
+    this.start = grow(this.start, new Int32Array(size))
+    this.len = grow(this.len, new Uint16Array(size))
+    this.removed = grow(this.removed, new Uint8Array(size))
+    this.size = grow(this.size, new Uint16Array(size))
+  }
+
+  /** Compacts away rewritten slices when they are more than half, else doubles. */
+  private growVals(min: number): void {
+    const live = this.end - this.garbage
+    const next = new Int32Array(Math.max(min - this.garbage, live * 2, 8192) + (min - this.end))
+    let at = 0
+    for (let id = 0; id < this.len.length; id++) {
+      const n = this.len[id] as number
+      if (n === 0) continue
+      const from = this.start[id] as number
+      next.set(this.vals.subarray(from, from + n), at)
+      this.start[id] = at
+      at += n
+    }
+    this.vals = next
+    this.end = at
+    this.garbage = 0
   }
 }

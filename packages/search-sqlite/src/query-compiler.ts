@@ -29,6 +29,20 @@ export interface QueryScope {
 const NOTHING: Sql = { sql: 'SELECT NULL AS doc_id, 0 AS terms, 0.0 AS score WHERE 0', params: [] }
 /** Score of a match through a typo variant only: below any exact or prefix match, not worth a bm25 pass. */
 const TYPO_SCORE = 0.001
+/** Indexed words a prefix is expanded to at most (more: FTS5's own prefix query). */
+const MAX_COMPLETIONS = 32
+
+/**
+ * The FTS5 form of a word matched as a prefix: the indexed words it starts, when the vocabulary
+ * knows them and they are few (FTS5 then streams their lists in id order, so a bounded read
+ * stops early), else FTS5's own prefix query (which merges every list first).
+ */
+export function prefixForm(vocabulary: Vocabulary, word: string): string {
+  const words = vocabulary.completions(word, MAX_COMPLETIONS)
+  if (!words) return `"${word}" *`
+  if (words.length === 0) return `"${word}"`
+  return words.length === 1 ? `"${words[0]}"` : `(${words.map((w) => `"${w}"`).join(' OR ')})`
+}
 
 /**
  * Compiles a parsed query to one SQL select over the index: free words through FTS5 (prefix
@@ -66,6 +80,43 @@ export class QueryCompiler {
     return node.kind === 'field' || (!this.scored && this.matchExpr(node) !== undefined)
   }
 
+  /**
+   * The FTS5 forms of a words node, as {@link compile} matches it: `exact` (its words, as
+   * prefixes unless quoted) and `typo` (its typo variants, if any), without column filter; or
+   * undefined when nothing can match.
+   */
+  wordForms(node: QueryNode & { kind: 'words' }): { exact: string; typo: string | undefined } | undefined {
+    const words = queryWords(node.text)
+    const first = words[0]
+    if (!first || this.defaultColumns === '') return undefined
+    if (node.quoted) return { exact: `"${words.map((w) => w.word).join(' ')}"`, typo: undefined }
+    if (words.length > 1) return { exact: `"${words.map((w) => w.word).join(' ')}" *`, typo: undefined }
+    const exact =
+      first.parts.length > 1
+        ? `(${this.prefix(first.word)} OR "${first.parts.join(' ')}" *)`
+        : this.prefix(first.word)
+    const variants = this.typoVariants(first.word)
+    return { exact, typo: variants.length > 0 ? variants.map((v) => `"${v}"`).join(' OR ') : undefined }
+  }
+
+  /** The scope's default FTS columns grouped by boost, best first (`{f_a f_b}` column lists). */
+  boostTiers(): Array<{ readonly boost: number; readonly columns: string }> {
+    const tiers = new Map<number, string[]>()
+    for (const f of this.ctx.ftsFields) {
+      const boost = this.scope.defaultFields.get(f)
+      if (boost === undefined) continue
+      tiers.set(boost, [...(tiers.get(boost) ?? []), ftsColumn(f)])
+    }
+    return [...tiers]
+      .sort((a, b) => b[0] - a[0])
+      .map(([boost, columns]) => ({ boost, columns: columns.join(' ') }))
+  }
+
+  /** Every default FTS column of the scope (`f_a f_b`). */
+  get columns(): string {
+    return this.defaultColumns
+  }
+
   private node(node: QueryNode): Sql {
     // Unscored, a node made of words only is one FTS5 expression: one pass, in id order.
     const expr = this.scored ? undefined : this.matchExpr(node)
@@ -96,17 +147,25 @@ export class QueryCompiler {
     if (!first || this.defaultColumns === '') return NOTHING
     if (words.length > 1) return this.fts(`"${words.map((w) => w.word).join(' ')}" *`)
     const exact =
-      first.parts.length > 1 ? `("${first.word}" * OR "${first.parts.join(' ')}" *)` : `"${first.word}" *`
+      first.parts.length > 1
+        ? `(${this.prefix(first.word)} OR "${first.parts.join(' ')}" *)`
+        : this.prefix(first.word)
     const variants = this.typoVariants(first.word)
     if (variants.length === 0) return this.fts(exact)
     const typo = variants.map((v) => `"${v}"`).join(' OR ')
     // Exact or prefix matches first, then typo-only ones: one stream in that order, with no
     // grouping, so a bounded read (the counted hits) stops early.
     const a = this.ftsRows(exact)
+    // The exclusion reads the same matches unscored (bm25 twice would double the cost).
+    const seen = this.ftsRows(exact, false)
     return {
-      sql: `SELECT doc_id, 1 AS terms, score FROM (${a.sql}) UNION ALL SELECT t.rowid AS doc_id, 1 AS terms, ${TYPO_SCORE} AS score FROM fts t WHERE t.fts MATCH ? AND t.rowid <= ? AND t.rowid NOT IN (SELECT doc_id FROM (${a.sql}))`,
-      params: [...a.params, `{${this.defaultColumns}} : (${typo})`, this.maxDocId, ...a.params],
+      sql: `SELECT doc_id, 1 AS terms, score FROM (${a.sql}) UNION ALL SELECT t.rowid AS doc_id, 1 AS terms, ${TYPO_SCORE} AS score FROM fts t WHERE t.fts MATCH ? AND t.rowid <= ? AND t.rowid NOT IN (SELECT doc_id FROM (${seen.sql}))`,
+      params: [...a.params, `{${this.defaultColumns}} : (${typo})`, this.maxDocId, ...seen.params],
     }
+  }
+
+  private prefix(word: string): string {
+    return prefixForm(this.ctx.vocabulary, word)
   }
 
   private typoVariants(word: string): string[] {
@@ -128,7 +187,7 @@ export class QueryCompiler {
         if (!first) return undefined
         if (node.quoted || words.length > 1)
           return `"${words.map((w) => w.word).join(' ')}"${node.quoted ? '' : ' *'}`
-        const forms = [`"${first.word}" *`]
+        const forms = [this.prefix(first.word)]
         if (first.parts.length > 1) forms.push(`"${first.parts.join(' ')}" *`)
         for (const v of this.typoVariants(first.word)) forms.push(`"${v}"`)
         return `(${forms.join(' OR ')})`
@@ -158,9 +217,9 @@ export class QueryCompiler {
     return { sql: `SELECT doc_id, 1 AS terms, score FROM (${rows.sql})`, params: rows.params }
   }
 
-  private ftsRows(expr: string): Sql {
+  private ftsRows(expr: string, scored = this.scored): Sql {
     return {
-      sql: `SELECT rowid AS doc_id, ${this.scored ? `-bm25(fts, ${this.weights})` : '0.0'} AS score FROM fts WHERE fts MATCH ? AND rowid <= ?`,
+      sql: `SELECT rowid AS doc_id, ${scored ? `-bm25(fts, ${this.weights})` : '0.0'} AS score FROM fts WHERE fts MATCH ? AND rowid <= ?`,
       params: [`{${this.defaultColumns}} : (${expr})`, this.maxDocId],
     }
   }

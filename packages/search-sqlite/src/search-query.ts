@@ -9,6 +9,7 @@ import {
 } from '@catalog/search'
 import { QueryCompiler, type QueryScope, type Sql } from './query-compiler.js'
 import type { QueryContext } from './sqlite-search-index.js'
+import { rankWords } from './word-ranker.js'
 
 /** The documents of the scope, soft-deleted ones left out unless asked for, and the filter. */
 export function scopeWhere(
@@ -47,9 +48,10 @@ export function queryScope(schema: SearchSchema, entityTypes: readonly string[])
  * DataHub: it reads its matches in index order, without scoring them, up to the cap (10,000),
  * so `total` is exact below the cap and the cap itself (meaning "at least") above it, and the
  * facets count exactly those counted hits. The `rankWindow` counted hits with the lowest ids
- * (by default all of them) are scored (bm25 is the costly part) and come first, by relevance;
- * any other counted hits follow in id order. With no more matches than the window, ranking is
- * exact.
+ * (by default all of them) are scored and come first, by relevance; any other counted hits
+ * follow in id order. With no more matches than the window, ranking is exact. Queries of words
+ * only are scored by {@link rankWords} (field boost tiers, no `bm25()`); others (fields, NOT)
+ * by FTS5's `bm25()` with the scope's boosts. A lone `field:value` ranks in id order.
  * The page's documents are then read, and the facets counted from the in-memory facet values.
  */
 export function searchQuery(ctx: QueryContext, schema: SearchSchema, req: SearchRequest): SearchResultPage {
@@ -61,14 +63,23 @@ export function searchQuery(ctx: QueryContext, schema: SearchSchema, req: Search
   let ids: number[]
   if (q && !req.sort) {
     const counted = countedHits(ctx, req, where, scope)
-    // Scores the counted hits with the lowest ids up to the window: the id bound goes into
-    // every FTS match and exact-value scan, so only those are read and scored.
-    const bound = counted[Math.min(ctx.rankWindow, counted.length) - 1] ?? 0
-    const ranked = boundedRows(ctx, new QueryCompiler(ctx, scope, true, bound), req, where)
-    ranked.sort((a, b) => b[1] - a[1] || b[2] - a[2] || a[0] - b[0])
-    const countedSet = new Set(counted)
-    const first = new Set(ranked.map((r) => r[0]).filter((id) => countedSet.has(id)))
-    ids = [...first, ...counted.filter((id) => !first.has(id))]
+    if (req.query.kind === 'field')
+      ids = counted // every match scores the same: id order
+    else {
+      // Scores the counted hits with the lowest ids up to the window: the id bound goes into
+      // every FTS match and exact-value scan, so only those are read and scored. The counted
+      // hits already passed the scope and filter, so the scored rows are not joined again.
+      const bound = counted[Math.min(ctx.rankWindow, counted.length) - 1] ?? 0
+      const scoring = new QueryCompiler(ctx, scope, true, bound)
+      const countedSet = new Set(counted)
+      const has = (id: number) => countedSet.has(id)
+      const ranked =
+        rankWords(ctx, scoring, req.query, bound, req.start + req.count, has) ??
+        boundedRows(ctx, scoring, req)
+      ranked.sort((a, b) => b[1] - a[1] || b[2] - a[2] || a[0] - b[0])
+      const first = new Set(ranked.map((r) => r[0]).filter((id) => countedSet.has(id)))
+      ids = [...first, ...counted.filter((id) => !first.has(id))]
+    }
   } else {
     ids = (
       q
@@ -98,40 +109,85 @@ export function searchQuery(ctx: QueryContext, schema: SearchSchema, req: Search
  * ranges (sized from the density seen) until the cap is reached, so a broad match reads little
  * more than the cap.
  */
-function countedHits(ctx: QueryContext, req: SearchRequest, where: Sql, scope: QueryScope): number[] {
+export function countedHits(ctx: QueryContext, req: SearchRequest, where: Sql, scope: QueryScope): number[] {
   const maxId = (ctx.statement('SELECT max(id) FROM docs').pluck().get() as number | null) ?? 0
   const whole = new QueryCompiler(ctx, scope, false, maxId)
-  if (whole.streams(req.query)) return boundedRows(ctx, whole, req, where, ctx.totalHitsCap).map((r) => r[0])
+  if (whole.streams(req.query)) return matchIds(ctx, whole, req, where, ctx.totalHitsCap)
   let bound = Math.max(1024, Math.ceil(maxId / 64))
   for (;;) {
     const last = bound >= maxId
-    const rows = boundedRows(ctx, new QueryCompiler(ctx, scope, false, last ? maxId : bound), req, where)
-    if (rows.length >= ctx.totalHitsCap || last)
-      return rows
-        .map((r) => r[0])
-        .sort((a, b) => a - b)
-        .slice(0, ctx.totalHitsCap)
+    const ids = matchIds(ctx, new QueryCompiler(ctx, scope, false, last ? maxId : bound), req, where)
+    if (ids.length >= ctx.totalHitsCap || last) return ids.sort((a, b) => a - b).slice(0, ctx.totalHitsCap)
     // Next range: where the density seen so far reaches the cap, at least twice this one.
-    bound = Math.max(bound * 2, Math.ceil((bound * ctx.totalHitsCap * 1.25) / Math.max(rows.length, 1)))
+    bound = Math.max(bound * 2, Math.ceil((bound * ctx.totalHitsCap * 1.25) / Math.max(ids.length, 1)))
   }
 }
 
-/** The rows (`doc_id`, `terms`, `score`) of a compiled query that pass the scope's filter. */
-function boundedRows(
+function matchIds(
   ctx: QueryContext,
   compiler: QueryCompiler,
   req: SearchRequest,
   where: Sql,
   limit = -1,
+): number[] {
+  const q = compiler.compile(req.query)
+  return q ? scopedIds(ctx, req, where, q, limit) : []
+}
+
+/**
+ * The ids (`doc_id`) of a query's rows that pass the request's scope and filter, at most
+ * `limit` (-1: all; with a limit the query must stream in id order). Only ids cross into
+ * JavaScript (rows of several columns cost several times more), and without a filter the scope
+ * is checked in memory, in chunks of `limit` ids, instead of reading each match's document.
+ */
+export function scopedIds(
+  ctx: QueryContext,
+  req: Pick<SearchRequest, 'entityTypes' | 'includeRemoved' | 'filter'>,
+  where: Sql,
+  q: Sql,
+  limit = -1,
+): number[] {
+  if (req.filter.or.length > 0)
+    return ctx
+      .statement(
+        `SELECT q.doc_id FROM (${q.sql}) q CROSS JOIN docs d ON d.id = q.doc_id WHERE ${where.sql} LIMIT ?`,
+      )
+      .pluck()
+      .all(...q.params, ...where.params, limit) as number[]
+  const inScope = ctx.facets.scope(req.entityTypes, req.includeRemoved)
+  if (limit < 0)
+    return (
+      ctx
+        .statement(`SELECT doc_id FROM (${q.sql})`)
+        .pluck()
+        .all(...q.params) as number[]
+    ).filter(inScope)
+  const chunk = ctx.statement(`SELECT doc_id FROM (${q.sql}) WHERE doc_id > ? LIMIT ?`).pluck()
+  const out: number[] = []
+  for (let after = -1; ; ) {
+    const ids = chunk.all(...q.params, after, limit) as number[]
+    for (const id of ids) {
+      if (!inScope(id)) continue
+      out.push(id)
+      if (out.length === limit) return out
+    }
+    if (ids.length < limit) return out
+    after = ids[ids.length - 1] as number
+  }
+}
+
+/** The rows (`doc_id`, `terms`, `score`) of a compiled query (the caller keeps those in scope). */
+export function boundedRows(
+  ctx: QueryContext,
+  compiler: QueryCompiler,
+  req: SearchRequest,
 ): Array<[number, number, number]> {
   const q = compiler.compile(req.query)
   if (!q) return []
   return ctx
-    .statement(
-      `SELECT q.doc_id, q.terms, q.score FROM (${q.sql}) q CROSS JOIN docs d ON d.id = q.doc_id WHERE ${where.sql} LIMIT ?`,
-    )
+    .statement(q.sql)
     .raw()
-    .all(...q.params, ...where.params, limit) as Array<[number, number, number]>
+    .all(...q.params) as Array<[number, number, number]>
 }
 
 /** The ORDER BY prefix of a sort criterion (empty when not sorting); missing values last. */
@@ -148,7 +204,7 @@ function sortOrder(ctx: QueryContext, req: SearchRequest): { sql: string; params
   return { sql: `${key} IS NULL, ${key} ${dir}, `, params: [] }
 }
 
-function page(
+export function page(
   ctx: QueryContext,
   schema: SearchSchema,
   req: SearchRequest,

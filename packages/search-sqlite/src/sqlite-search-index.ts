@@ -10,7 +10,6 @@ import {
   type BrowseV2Request,
   type BrowseV2ResultPage,
   type DocumentFields,
-  ENTITY_TYPE_FIELD,
   type IndexChange,
   type IndexedDocument,
   type IndexStats,
@@ -25,9 +24,10 @@ import Database from 'better-sqlite3'
 import { autocompleteQuery } from './autocomplete.js'
 import { browseQuery } from './browse.js'
 import { browseV2Query } from './browse-v2.js'
+import { docRows, facetPostings } from './cache-sources.js'
 import { BASE_DDL, ftsDdl, LAYOUT_VERSION } from './ddl.js'
 import { DocumentWriter } from './document-writer.js'
-import { FacetCache, type FacetRow } from './facet-cache.js'
+import { FacetCache } from './facet-cache.js'
 import { filterSql } from './filter-sql.js'
 import { joinLegacyBrowsePathsV2 } from './legacy-browse-v2.js'
 import type { CompileContext, Sql } from './query-compiler.js'
@@ -82,6 +82,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly cacheBytes: number
   private readonly totalHitsCap: number
   private readonly rankWindow: number
+  private readonly best = new Map<string, ReadonlySet<string>>()
 
   constructor(options: SqliteSearchOptions) {
     this.file = options.file
@@ -123,7 +124,10 @@ export class SqliteSearchIndex implements SearchIndex {
       if (e.graphqlType) this.entityNames.set(e.graphqlType.toLowerCase(), e.name)
     }
     const facetFields = new Set(options.schema.allEntities().flatMap((e) => e.facets.map((f) => f.field)))
-    this.facets = new FacetCache(facetFields, () => this.facetRows(facetFields))
+    this.facets = new FacetCache(facetFields, {
+      docs: () => docRows(this.db, this.ftsFields, (type) => this.bestFields(type)),
+      values: () => facetPostings(this.db, facetFields, this.fieldIds),
+    })
     this.vocabulary = new Vocabulary(() =>
       (this.db.prepare('SELECT term FROM fts_vocab').raw().all() as Array<[string]>).map((r) => r[0]),
     )
@@ -134,6 +138,7 @@ export class SqliteSearchIndex implements SearchIndex {
       keyAspectOf: (type) => options.schema.registry.findEntity(type)?.keyAspect,
       isExact: (field) => options.schema.isExact(field),
       facets: this.facets,
+      bestFields: (type) => this.bestFields(type),
     })
     this.applyTx = this.db.transaction((changes: readonly IndexChange[], cursor: number) =>
       this.applyAll(changes, cursor),
@@ -275,7 +280,8 @@ export class SqliteSearchIndex implements SearchIndex {
       vocabulary: new Vocabulary(() => []),
       keyAspectOf: () => undefined,
       isExact: (field) => this.schema.isExact(field),
-      facets: new FacetCache(new Set(), () => []),
+      facets: new FacetCache(new Set(), { docs: () => [], values: () => [] }),
+      bestFields: () => new Set(),
     })
     this.db.exec('DELETE FROM exact; DELETE FROM urn_keys; DELETE FROM browse_nodes;')
     for (const r of this.db.prepare('SELECT id, entity_type, parts FROM docs').all() as Array<{
@@ -291,21 +297,17 @@ export class SqliteSearchIndex implements SearchIndex {
     writer.flushBrowseCounts()
   }
 
-  /** Every document's facet values, for the facet cache. */
-  private *facetRows(fields: ReadonlySet<string>): Iterable<FacetRow> {
-    for (const r of this.db.prepare('SELECT id, entity_type FROM docs').raw().iterate() as Iterable<
-      [number, string]
-    >)
-      yield [r[0], ENTITY_TYPE_FIELD, r[1]]
-    const ids = [...fields].map((f) => this.fieldIds.get(f)).filter((id): id is number => id !== undefined)
-    if (ids.length === 0) return
-    const rows = this.db
-      .prepare(
-        `SELECT e.doc_id, f.name, e.value FROM exact e JOIN fields f ON f.id = e.field WHERE e.field IN (${ids.map(() => '?').join(', ')})`,
-      )
-      .raw()
-      .iterate(...ids) as Iterable<FacetRow>
-    yield* rows
+  /** An entity type's default fields of the highest boost (a dataset's `id`, `name`, `qualifiedName`). */
+  private bestFields(entityType: string): ReadonlySet<string> {
+    let best = this.best.get(entityType)
+    if (!best) {
+      const spec = this.schema.entity(entityType)
+      const boost = (f: string) => spec?.fields.get(f)?.boost ?? 1
+      const top = Math.max(0, ...(spec?.defaultFields ?? []).map(boost))
+      best = new Set((spec?.defaultFields ?? []).filter((f) => boost(f) === top))
+      this.best.set(entityType, best)
+    }
+    return best
   }
 
   /** Runs a query in one read transaction (one consistent snapshot). */

@@ -11,6 +11,9 @@ const MAX_VARIANTS = 24
 export class Vocabulary {
   private byLength: Map<number, Set<string>> | undefined
   private terms = 0
+  /** Every word, sorted, for prefix look-ups; words added since are in {@link recent}. */
+  private sorted: string[] | undefined
+  private recent = new Set<string>()
 
   constructor(private readonly load: () => Iterable<string>) {}
 
@@ -24,6 +27,41 @@ export class Vocabulary {
   reset(): void {
     this.byLength = undefined
     this.terms = 0
+    this.sorted = undefined
+    this.recent = new Set()
+  }
+
+  /**
+   * The indexed words starting with `prefix` (itself included), or undefined when there are
+   * more than `max` of them or the vocabulary cannot tell: a prefix under 3 characters, made of
+   * digits only, or not plain ASCII (the vocabulary leaves out short words and numbers, and
+   * only ASCII is sure to split into the same words as the index's tokenizer).
+   */
+  completions(prefix: string, max: number): string[] | undefined {
+    if (prefix.length < 3 || /^\p{N}+$/u.test(prefix) || !/^[a-z0-9]+$/.test(prefix)) return undefined
+    const byLength = this.loaded()
+    if (!this.sorted || this.recent.size > 4096) {
+      this.sorted = [...byLength.values()].flatMap((set) => [...set]).sort()
+      this.recent = new Set()
+    }
+    const out: string[] = []
+    let lo = 0
+    let hi = this.sorted.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if ((this.sorted[mid] as string) < prefix) lo = mid + 1
+      else hi = mid
+    }
+    for (let i = lo; i < this.sorted.length && (this.sorted[i] as string).startsWith(prefix); i++) {
+      if (out.length === max) return undefined
+      out.push(this.sorted[i] as string)
+    }
+    for (const w of this.recent) {
+      if (!w.startsWith(prefix) || out.includes(w)) continue
+      if (out.length === max) return undefined
+      out.push(w)
+    }
+    return out
   }
 
   /**
@@ -69,6 +107,7 @@ export class Vocabulary {
     if (!set.has(w)) {
       set.add(w)
       this.terms++
+      if (this.sorted) this.recent.add(w)
     }
   }
 }

@@ -4,31 +4,23 @@ import {
   type AuditStamp,
   type ChangeLogEntry,
   canonicalJson,
-  NO_RUN_ID,
   OverloadedError,
   type StoredAspect,
   type SystemMetadata,
   type TimeseriesRow,
   UnavailableError,
-  ValidationError,
 } from '@catalog/core'
 import type {
   AspectScan,
-  DeleteAspect,
   EdgeScanPage,
   EdgeScanQuery,
-  EdgeTarget,
   LineagePage,
   LineageQuery,
   MetadataStore,
-  Mutation,
-  MutationResult,
   NewTask,
-  PatchAspect,
   RelationshipPage,
   RelationshipQuery,
   RestateItem,
-  RollbackAspect,
   RunAspect,
   RunPageQuery,
   RunSummary,
@@ -41,17 +33,18 @@ import type {
   TimeseriesIndex,
   TimeseriesIndexSize,
   TimeseriesQuery,
-  UpsertAspect,
   WriteBatch,
   WriteOutcome,
 } from '@catalog/store'
-import { patchToUpsert } from '@catalog/store'
 import Database from 'better-sqlite3'
 import { STORE_DDL } from './schema.js'
 import { SqliteAdmin } from './sqlite-admin.js'
 import { SqliteGraph } from './sqlite-graph.js'
 import { SqliteLatestJson } from './sqlite-latest-json.js'
 import { SqliteTimeseries } from './sqlite-timeseries.js'
+import { SqliteWriteThread } from './sqlite-write-thread.js'
+import { batchToWire, THREAD_WRITE_WEIGHT, type WireBatch, writeWeight } from './sqlite-write-wire.js'
+import { type AspectRow, type PendingWrite, SqliteWriter } from './sqlite-writer.js'
 
 export interface SqliteStoreOptions {
   /** Database file path, or `:memory:`. */
@@ -70,6 +63,13 @@ export interface SqliteStoreOptions {
    * `OverloadedError` (HTTP 429 + Retry-After) instead of growing memory without bound.
    */
   readonly maxPendingWrites?: number
+  /**
+   * Commit large writes on a writer thread with its own connection (default true). Never for
+   * `:memory:`, whose database no other connection can open: those write on the event loop.
+   */
+  readonly writerThread?: boolean
+  /** The {@link writeWeight} from which a write goes to the writer thread (default {@link THREAD_WRITE_WEIGHT}). */
+  readonly largeWriteWeight?: number
 }
 
 /**
@@ -78,29 +78,21 @@ export interface SqliteStoreOptions {
  */
 const GROUP_MUTATIONS = 1_000
 
-interface AspectRow {
-  urn: string
-  aspect: string
-  version: number
-  metadata: string
-  systemmetadata: string | null
-  createdon: number
-  createdby: string
-}
-
-interface Pending {
-  readonly batch: WriteBatch
+interface Pending extends PendingWrite {
   readonly resolve: (outcome: WriteOutcome) => void
   readonly reject: (err: unknown) => void
-  outcome?: WriteOutcome
-  error?: unknown
+  /** Large enough for the writer thread (see {@link THREAD_WRITE_WEIGHT}). */
+  readonly large: boolean
 }
 
 /**
  * The embedded metadata store: one SQLite file in WAL mode. Aspect rows follow DataHub's
  * `metadata_aspect_v2` layout. Writes waiting for the next event-loop turn are committed
  * together (group commit, bounded in size per turn), each call in its own savepoint so one failing call never
- * affects another; every call is acknowledged only after the group's commit.
+ * affects another; every call is acknowledged only after the group's commit. A large write
+ * (a 20,000-field schema) is committed by the writer thread on its own connection while this
+ * thread goes on answering; writes queued behind it wait for it, so writes commit in order.
+ * Reads stay on this thread's connection: WAL gives them the last committed state.
  */
 export class SqliteMetadataStore implements MetadataStore {
   private readonly db: Database.Database
@@ -109,11 +101,14 @@ export class SqliteMetadataStore implements MetadataStore {
   private readonly series: SqliteTimeseries
   private readonly admin: SqliteAdmin
   private readonly latestText: SqliteLatestJson
-  private readonly applyOne: (batch: WriteBatch) => WriteOutcome
-  private readonly applyGroup: (items: Pending[]) => void
-  private readonly applyIsolated: (items: Pending[]) => void
+  private readonly writer: SqliteWriter
+  /** The writer thread for large writes; none for `:memory:` (a connection of its own would see another database) or without WAL. */
+  private thread?: SqliteWriteThread
+  /** The large write the writer thread is committing; nothing else writes meanwhile. */
+  private threadWrite?: Promise<void>
   private queue: Pending[] = []
   private readonly maxPending: number
+  private readonly largeWeight: number
   private flushScheduled = false
   private closed = false
   /** With `full` durability: the WAL file, opened at the first commit, and the syncs in flight. */
@@ -125,6 +120,7 @@ export class SqliteMetadataStore implements MetadataStore {
 
   constructor(options: SqliteStoreOptions) {
     this.maxPending = options.maxPendingWrites ?? 10_000
+    this.largeWeight = options.largeWriteWeight ?? THREAD_WRITE_WEIGHT
     if (options.file !== ':memory:') {
       // Owner-only: a new data dir is 0700 and a new database file 0600 (SQLite gives its
       // -wal and -shm files the mode of the database file).
@@ -151,28 +147,23 @@ export class SqliteMetadataStore implements MetadataStore {
     }
     if (wal && options.file !== ':memory:' && options.durability !== 'normal')
       this.walFile = `${options.file}-wal`
+    if (wal && options.file !== ':memory:' && options.writerThread !== false)
+      this.thread = new SqliteWriteThread(options.file)
     this.syncWal = options.syncWal ?? fsync
     this.stmt = prepare(this.db)
     this.graph = new SqliteGraph(this.db)
     this.series = new SqliteTimeseries(this.db)
     this.admin = new SqliteAdmin(this.db)
     this.latestText = new SqliteLatestJson(this.db)
-    this.applyOne = this.db.transaction((batch: WriteBatch) => this.apply(batch))
-    // Fast path: the whole group in one transaction, no savepoints (they cost more than the
-    // writes themselves). Any failure rolls the group back; `applyIsolated` then retries
-    // each call in its own savepoint so one bad call never affects another.
-    this.applyGroup = this.db.transaction((items: Pending[]) => {
-      for (const item of items) item.outcome = this.apply(item.batch)
-    })
-    this.applyIsolated = this.db.transaction((items: Pending[]) => {
-      for (const item of items) {
-        try {
-          item.outcome = this.applyOne(item.batch)
-        } catch (err) {
-          item.error = err
-        }
-      }
-    })
+    this.writer = new SqliteWriter(this.db)
+  }
+
+  /**
+   * Starts the writer thread now (a server does, at start) rather than at the first large
+   * write, which would otherwise share the CPU with the thread's start (~0.4 s).
+   */
+  warmWriterThread(): void {
+    this.thread?.warm()
   }
 
   write(batch: WriteBatch): Promise<WriteOutcome> {
@@ -182,34 +173,37 @@ export class SqliteMetadataStore implements MetadataStore {
         new OverloadedError('the metadata store has too many writes waiting; retry shortly'),
       )
     }
+    const large = this.thread !== undefined && (writeWeight(batch) ?? -1) >= this.largeWeight
     return new Promise((resolve, reject) => {
-      this.queue.push({ batch, resolve, reject })
-      if (!this.flushScheduled) {
-        this.flushScheduled = true
-        setImmediate(() => this.flush())
-      }
+      this.queue.push({ batch, resolve, reject, large })
+      this.scheduleFlush()
     })
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return
+    this.flushScheduled = true
+    setImmediate(() => this.flush())
   }
 
   private flush(): void {
     this.flushScheduled = false
+    // While the writer thread commits, this connection writes nothing: its answer flushes again.
+    if (this.threadWrite) return
+    const head = this.queue[0]
+    if (head?.large && this.thread) {
+      this.queue.shift()
+      this.writeInThread(head, this.thread)
+      return
+    }
     const items = this.takeGroup()
     if (this.queue.length > 0) {
       // The rest commits in the next turn, so one turn never holds the event loop for long.
-      this.flushScheduled = true
-      setImmediate(() => this.flush())
+      this.scheduleFlush()
     }
     if (items.length === 0) return
     try {
-      try {
-        this.applyGroup(items)
-      } catch {
-        for (const item of items) {
-          delete item.outcome
-          delete item.error
-        }
-        this.applyIsolated(items)
-      }
+      this.writer.applyGroup(items)
     } catch (err) {
       const failure = new UnavailableError(`metadata store commit failed: ${(err as Error).message}`, {
         cause: err,
@@ -218,6 +212,34 @@ export class SqliteMetadataStore implements MetadataStore {
       return
     }
     this.acknowledge(items)
+  }
+
+  /** Commits a large write on the writer thread, then acknowledges it as a group of one. */
+  private writeInThread(item: Pending, thread: SqliteWriteThread): void {
+    let wire: WireBatch
+    try {
+      wire = batchToWire(item.batch)
+    } catch (err) {
+      // A value that has no JSON form fails its own call, as it would in a group commit.
+      item.reject(err)
+      if (this.queue.length > 0) this.scheduleFlush()
+      return
+    }
+    this.threadWrite = thread
+      .write(wire)
+      .then(
+        (outcome) => {
+          item.outcome = outcome
+        },
+        (err: unknown) => {
+          item.error = err
+        },
+      )
+      .then(() => {
+        this.threadWrite = undefined
+        this.acknowledge([item])
+        if (this.queue.length > 0) this.scheduleFlush()
+      })
   }
 
   /**
@@ -256,193 +278,20 @@ export class SqliteMetadataStore implements MetadataStore {
     })
   }
 
-  /** The next group to commit: whole calls, up to {@link GROUP_MUTATIONS} mutations (at least one call). */
+  /**
+   * The next group to commit: whole calls, up to {@link GROUP_MUTATIONS} mutations (at least one
+   * call), ending before a large write the writer thread commits.
+   */
   private takeGroup(): Pending[] {
     let mutations = 0
     let n = 0
     while (n < this.queue.length) {
-      mutations += (this.queue[n] as Pending).batch.mutations.length
-      if (n > 0 && mutations > GROUP_MUTATIONS) break
+      const item = this.queue[n] as Pending
+      mutations += item.batch.mutations.length
+      if (n > 0 && (mutations > GROUP_MUTATIONS || (item.large && this.thread))) break
       n++
     }
     return this.queue.splice(0, n)
-  }
-
-  private apply(batch: WriteBatch): WriteOutcome {
-    const s = this.stmt
-    const results: MutationResult[] = []
-    const defaults = new Map((batch.defaults ?? []).map((d) => [d.urn, d]))
-    const written = new Set(
-      batch.mutations
-        .filter((m) => m.kind === 'upsert' || m.kind === 'patch')
-        .map((m) => `${m.urn}\u0000${m.aspect}`),
-    )
-    // Entities this batch creates have no rows yet: their first writes skip the lookups.
-    const newEntities = new Set<string>()
-    const touched = new Set<string>()
-    const upsert = (m: UpsertAspect): boolean => {
-      const id = `${m.urn}\u0000${m.aspect}`
-      const fresh = newEntities.has(m.urn) && !touched.has(id)
-      touched.add(id)
-      if (m.precondition?.require === 'entity-absent' && !newEntities.has(m.urn)) {
-        return refuse(m, 'Cannot perform CREATE_ENTITY if not exists since the entity key already exists.')
-      }
-      return this.upsert(m, fresh)
-    }
-    for (const mutation of batch.mutations) {
-      const d = defaults.get(mutationUrn(mutation))
-      if (d && (mutation.kind === 'upsert' || mutation.kind === 'patch')) {
-        defaults.delete(d.urn)
-        if (!s.exists.get(d.urn, d.keyAspect)) {
-          newEntities.add(d.urn)
-          for (const a of d.aspects) {
-            if (written.has(`${d.urn}\u0000${a.aspect}`)) continue
-            upsert({
-              kind: 'upsert',
-              urn: d.urn,
-              entityType: d.entityType,
-              aspect: a.aspect,
-              value: a.value,
-              created: batch.created,
-              edges: a.edges,
-              // As DataHub: default aspects carry the system metadata (run id) of the write that created them.
-              ...(mutation.systemMetadata ? { systemMetadata: mutation.systemMetadata } : {}),
-            })
-          }
-        }
-      }
-      switch (mutation.kind) {
-        case 'upsert':
-          results.push({ urn: mutation.urn, aspect: mutation.aspect, changed: upsert(mutation) })
-          break
-        case 'patch':
-          results.push({
-            urn: mutation.urn,
-            aspect: mutation.aspect,
-            changed: upsert(this.patched(mutation)),
-          })
-          break
-        case 'delete':
-          touched.add(`${mutation.urn}\u0000${mutation.aspect}`)
-          if (mutation.isKeyAspect) newEntities.delete(mutation.urn)
-          results.push(this.delete(mutation))
-          break
-        case 'rollback':
-          if (mutation.isKeyAspect) newEntities.delete(mutation.urn)
-          results.push(this.rollback(mutation))
-          break
-        case 'timeseries':
-          this.appendTimeseries(mutation.row)
-          results.push({ urn: mutation.row.urn, aspect: mutation.row.aspect, changed: true })
-          break
-      }
-    }
-    return { results, seq: Number((s.head.get() as { seq: number | null }).seq ?? 0) }
-  }
-
-  /** The upsert a patch amounts to, computed from the latest stored value. */
-  private patched(m: PatchAspect): UpsertAspect {
-    const row = this.stmt.latestOne.get(m.urn, m.aspect) as AspectRow | undefined
-    const current = row ? (JSON.parse(row.metadata) as Record<string, unknown>) : undefined
-    return patchToUpsert(m, current)
-  }
-
-  /**
-   * Writes version 0, moving a different previous value to max+1. Returns false for a no-op.
-   * `fresh` means the row is known not to exist (a new entity's first write of the aspect).
-   */
-  private upsert(m: UpsertAspect, fresh = false): boolean {
-    const s = this.stmt
-    const json = canonicalJson(m.value)
-    const current = fresh ? undefined : (s.latestOne.get(m.urn, m.aspect) as AspectRow | undefined)
-    if (current && m.precondition?.require === 'aspect-absent') {
-      return refuse(m, 'Cannot perform CREATE since the aspect already exists.')
-    }
-    const systemMetadata = withDefaults(m.systemMetadata, m.created, current)
-    if (current && current.metadata === json) {
-      s.touch.run(JSON.stringify(systemMetadata), m.urn, m.aspect)
-      return false
-    }
-    const smJson = JSON.stringify(systemMetadata)
-    if (current) {
-      const max = (s.maxVersion.get(m.urn, m.aspect) as { v: number }).v
-      s.archive.run(max + 1, m.urn, m.aspect)
-      s.updateLatest.run(json, smJson, m.created.time, m.created.actor, m.urn, m.aspect)
-    } else {
-      s.insert.run(m.urn, m.aspect, 0, json, smJson, m.created.time, m.created.actor)
-    }
-    if (!fresh) s.deleteEdgesOf.run(m.urn, m.aspect)
-    for (const e of m.edges) s.insertEdge.run(m.urn, e.type, e.destination, m.aspect)
-    s.log.run(m.urn, m.entityType, m.aspect, 'UPSERT', json, 0, m.created.time, m.created.actor, smJson)
-    return true
-  }
-
-  private delete(m: DeleteAspect): MutationResult {
-    const s = this.stmt
-    let rows: number
-    if (m.isKeyAspect) {
-      rows = s.deleteEntity.run(m.urn).changes
-      s.deleteOutgoing.run(m.urn)
-      s.deleteIncoming.run(m.urn)
-      s.deleteEntityTimeseries.run(m.urn)
-    } else {
-      rows = s.deleteAspect.run(m.urn, m.aspect).changes
-      s.deleteEdgesOf.run(m.urn, m.aspect)
-    }
-    if (rows > 0) {
-      const deleted = m.isKeyAspect ? 1 : 0
-      s.log.run(m.urn, m.entityType, m.aspect, 'DELETE', null, deleted, m.created.time, m.created.actor, null)
-    }
-    return { urn: m.urn, aspect: m.aspect, changed: rows > 0, rows }
-  }
-
-  /** Undoes the latest write of an aspect when `m.runId` made it (see {@link RollbackAspect}). */
-  private rollback(m: RollbackAspect): MutationResult {
-    const s = this.stmt
-    const current = s.latestOne.get(m.urn, m.aspect) as AspectRow | undefined
-    const runId = current?.systemmetadata
-      ? (JSON.parse(current.systemmetadata) as SystemMetadata).runId
-      : undefined
-    if (!current || runId !== m.runId) return { urn: m.urn, aspect: m.aspect, changed: false, rows: 0 }
-    const max = (s.maxVersion.get(m.urn, m.aspect) as { v: number }).v
-    if (m.isKeyAspect || max === 0) return this.delete({ ...m, kind: 'delete' })
-    s.deleteVersion.run(m.urn, m.aspect, 0)
-    s.promote.run(m.urn, m.aspect, max)
-    const restored = s.latestOne.get(m.urn, m.aspect) as AspectRow
-    this.replaceEdges(m.urn, m.aspect, m.edgesOf(JSON.parse(restored.metadata) as Record<string, unknown>))
-    s.log.run(
-      m.urn,
-      m.entityType,
-      m.aspect,
-      'UPSERT',
-      restored.metadata,
-      0,
-      m.created.time,
-      m.created.actor,
-      restored.systemmetadata,
-    )
-    return { urn: m.urn, aspect: m.aspect, changed: true, rows: 1 }
-  }
-
-  private replaceEdges(urn: string, aspect: string, edges: readonly EdgeTarget[]): void {
-    const s = this.stmt
-    s.deleteEdgesOf.run(urn, aspect)
-    for (const e of edges) s.insertEdge.run(urn, e.type, e.destination, aspect)
-  }
-
-  private appendTimeseries(row: TimeseriesRow): void {
-    const partition = row.value.partitionSpec === undefined ? '' : canonicalJson(row.value.partitionSpec)
-    const messageId = typeof row.value.messageId === 'string' ? row.value.messageId : ''
-    this.stmt.upsertTimeseries.run(
-      row.entityType,
-      row.aspect,
-      row.urn,
-      row.timestampMillis,
-      partition,
-      messageId,
-      JSON.stringify(row.value),
-      row.systemMetadata ? JSON.stringify(row.systemMetadata) : null,
-    )
   }
 
   async latest(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, StoredAspect[]>> {
@@ -537,6 +386,7 @@ export class SqliteMetadataStore implements MetadataStore {
 
   async truncateTimeseries(index: TimeseriesIndex, endTimeMillis: number, limit: number): Promise<number> {
     if (this.closed) throw new UnavailableError('the metadata store is closed')
+    await this.writerIdle()
     return this.series.truncate(index, endTimeMillis, limit)
   }
 
@@ -549,11 +399,13 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   async createTask(task: NewTask): Promise<StoredTask> {
+    await this.writerIdle()
     return this.series.createTask(task)
   }
 
   async updateTask(nodeId: string, taskId: number, update: TaskUpdate): Promise<void> {
     if (this.closed) throw new UnavailableError('the metadata store is closed')
+    await this.writerIdle()
     this.series.updateTask(nodeId, taskId, update)
   }
 
@@ -579,6 +431,7 @@ export class SqliteMetadataStore implements MetadataStore {
 
   async deleteTimeseries(d: TimeseriesDeletion): Promise<number> {
     if (this.closed) throw new UnavailableError('the metadata store is closed')
+    await this.writerIdle()
     return this.admin.deleteTimeseries(d)
   }
 
@@ -594,60 +447,38 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   async restate(items: readonly RestateItem[], created: AuditStamp): Promise<{ seq: number }> {
-    const s = this.stmt
+    await this.writerIdle()
     this.db.transaction(() => {
       for (const item of items) {
-        this.replaceEdges(item.urn, item.aspect, item.edges)
-        s.log.run(
-          item.urn,
-          item.entityType,
-          item.aspect,
-          'UPSERT',
-          canonicalJson(item.value),
-          0,
-          created.time,
-          created.actor,
-          null,
-        )
+        this.writer.replaceEdges(item.urn, item.aspect, item.edges)
+        this.writer.log(item.urn, item.entityType, item.aspect, canonicalJson(item.value), created)
       }
     })()
     return { seq: await this.head() }
   }
 
+  /**
+   * Resolves when the writer thread commits nothing: a write outside the queue (tasks, restate,
+   * time-series deletion) then runs at once instead of waiting on SQLite's lock on the event loop.
+   * It runs in the same microtask turn, before the queue can hand the thread another write.
+   */
+  private async writerIdle(): Promise<void> {
+    while (this.threadWrite) await this.threadWrite
+  }
+
+  /** Commits every write already made (the writer thread's first), then ends the thread and closes the file. */
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    this.flush()
+    await this.threadWrite
+    const thread = this.thread
+    // What is still queued commits on this connection, large writes too.
+    this.thread = undefined
+    while (this.queue.length > 0) this.flush()
+    await thread?.close()
     if (this.syncing > 0) await new Promise<void>((resolve) => (this.syncsDone = resolve))
     this.db.close()
     if (this.walFd !== undefined) closeSync(this.walFd)
-  }
-}
-
-/** A write whose precondition failed: skipped when it asked to be dropped, refused otherwise. */
-function refuse(m: UpsertAspect, message: string): false {
-  if (m.precondition?.drop) return false
-  throw new ValidationError(`${message} (${m.urn}, ${m.aspect})`)
-}
-
-function mutationUrn(m: Mutation): string {
-  return m.kind === 'timeseries' ? m.row.urn : m.urn
-}
-
-function withDefaults(
-  given: SystemMetadata | undefined,
-  created: AuditStamp,
-  current?: AspectRow,
-): SystemMetadata {
-  const previous = current?.systemmetadata
-    ? (JSON.parse(current.systemmetadata) as SystemMetadata)
-    : undefined
-  const runId = given?.runId ?? NO_RUN_ID
-  return {
-    ...given,
-    lastObserved: given?.lastObserved ?? created.time,
-    runId,
-    lastRunId: given?.lastRunId ?? previous?.runId ?? NO_RUN_ID,
   }
 }
 
@@ -685,42 +516,8 @@ function prepare(db: Database.Database) {
     maxVersion: db.prepare(
       'SELECT COALESCE(MAX(version), 0) AS v FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?',
     ),
-    insert: db.prepare(
-      'INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ),
-    archive: db.prepare(
-      `INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby)
-       SELECT urn, aspect, ?, metadata, systemmetadata, createdon, createdby FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`,
-    ),
-    updateLatest: db.prepare(
-      'UPDATE metadata_aspect_v2 SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ? WHERE urn = ? AND aspect = ? AND version = 0',
-    ),
-    touch: db.prepare(
-      'UPDATE metadata_aspect_v2 SET systemmetadata = ? WHERE urn = ? AND aspect = ? AND version = 0',
-    ),
-    deleteAspect: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
-    deleteEntity: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ?'),
-    deleteEntityTimeseries: db.prepare('DELETE FROM timeseries WHERE urn = ?'),
-    deleteEdgesOf: db.prepare('DELETE FROM edges WHERE source = ? AND aspect = ?'),
-    deleteOutgoing: db.prepare('DELETE FROM edges WHERE source = ?'),
-    deleteIncoming: db.prepare('DELETE FROM edges WHERE destination = ?'),
-    deleteVersion: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?'),
-    promote: db.prepare(
-      'UPDATE metadata_aspect_v2 SET version = 0 WHERE urn = ? AND aspect = ? AND version = ?',
-    ),
-    insertEdge: db.prepare(
-      'INSERT OR IGNORE INTO edges (source, type, destination, aspect) VALUES (?, ?, ?, ?)',
-    ),
-    log: db.prepare(
-      `INSERT INTO change_log (urn, entity_type, aspect, change, value, entity_deleted, created_on, created_by, system_metadata)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
     head: db.prepare('SELECT MAX(seq) AS seq FROM change_log'),
     changes: db.prepare('SELECT * FROM change_log WHERE seq > ? ORDER BY seq LIMIT ?'),
-    upsertTimeseries: db.prepare(
-      `INSERT OR REPLACE INTO timeseries (entity_type, aspect, urn, timestamp_millis, partition_key, message_id, value, system_metadata)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
     scan: db.prepare(
       `SELECT * FROM metadata_aspect_v2 WHERE version = 0
          AND (@urn IS NULL OR urn = @urn) AND (@urnLike IS NULL OR urn LIKE @urnLike) AND (@aspect IS NULL OR aspect = @aspect)

@@ -16,10 +16,17 @@ export interface UpsertAspect {
   readonly entityType: string
   readonly aspect: string
   readonly value: Record<string, unknown>
+  /**
+   * `value` as canonical JSON text (`canonicalJson`), when the caller already has it (a large
+   * aspect validated off the event loop): a store that keeps text stores it as is.
+   */
+  readonly valueJson?: string
   readonly created: AuditStamp
   readonly systemMetadata?: SystemMetadata
   /** The edges this value produces; they replace the edges the aspect produced before. */
   readonly edges: readonly EdgeTarget[]
+  /** `edges` as JSON text, when the caller already has it (as {@link valueJson}). */
+  readonly edgesJson?: string
   /** Write only when nothing exists yet: DataHub's CREATE ({@link WritePrecondition}). */
   readonly precondition?: WritePrecondition
 }

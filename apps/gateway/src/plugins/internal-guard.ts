@@ -6,6 +6,12 @@ import fp from 'fastify-plugin'
  * letters, repeated or trailing slashes, any letter case).
  */
 export function isInternalPath(url: string): boolean {
+  // After the leading slashes, `/internal` starts with an `i`, either case, or an escape: any
+  // other character rules it out without decoding the path.
+  let first = 0
+  while (url.charCodeAt(first) === 47) first++
+  const c = url.charCodeAt(first)
+  if (first > 0 && c !== 105 && c !== 73 && c !== 37) return false
   const q = url.indexOf('?')
   let path = q < 0 ? url : url.slice(0, q)
   try {
@@ -25,12 +31,10 @@ export function isInternalPath(url: string): boolean {
  */
 export const internalGuard = fp(
   async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', (request, reply, done) => {
       const route = request.routeOptions.url ?? ''
-      if (isInternalPath(request.url) || isInternalPath(route)) {
-        reply.callNotFound()
-        return reply
-      }
+      if (isInternalPath(request.url) || isInternalPath(route)) return reply.callNotFound()
+      done()
     })
   },
   { name: 'catalog-internal-guard' },

@@ -4,6 +4,7 @@ import {
   queryParam,
   RestliErrorSchema,
   restliError,
+  sendJsonText,
   urnFromPath,
 } from '@catalog/http-kit'
 import { Type } from 'typebox'
@@ -107,7 +108,8 @@ export async function aspectRoutes(
       const urn = urnFromPath(request.url, '/aspects/')
       const aspect = queryParam(request.url, 'aspect') ?? request.query.aspect
       try {
-        return await reads.versioned(urn, aspect, request.query.version ?? 0)
+        const json = await reads.versionedJson(urn, aspect, request.query.version ?? 0)
+        return sendJsonText(reply, json)
       } catch (err) {
         if (!(err instanceof AspectNotFoundError)) throw err
         return reply

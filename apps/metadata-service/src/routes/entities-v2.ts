@@ -1,6 +1,5 @@
 import { InvalidInputError } from '@catalog/core'
-import { type CatalogServer, restliList, toRestliError, urnFromPath } from '@catalog/http-kit'
-import type { FastifyReply } from 'fastify'
+import { type CatalogServer, restliList, sendJsonText, toRestliError, urnFromPath } from '@catalog/http-kit'
 import { Type } from 'typebox'
 import type { ReadService } from '../services/read-service.js'
 
@@ -15,14 +14,6 @@ const EnvelopedAspectSchema = Type.Object({
   created: Type.Object({ actor: Type.String(), time: Type.Integer() }),
   systemMetadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 })
-/**
- * Sends an answer already written as JSON text (the shape of the route's response schema):
- * fastify skips its serializer for a string with a JSON content type.
- */
-function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(text)
-}
-
 export const EntityResponseSchema = Type.Object({
   urn: Type.String(),
   entityName: Type.String(),

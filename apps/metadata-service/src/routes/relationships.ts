@@ -1,4 +1,4 @@
-import { type CatalogServer, RestliErrorSchema, restliList } from '@catalog/http-kit'
+import { type CatalogServer, RestliErrorSchema, restliList, sendJsonText } from '@catalog/http-kit'
 import { Type } from 'typebox'
 import {
   LineageBodySchema,
@@ -8,13 +8,20 @@ import {
   RelationshipsResponseSchema,
 } from '../schemas/relationships.js'
 import type { LineageService } from '../services/lineage-service.js'
+import type { ReadService } from '../services/read-service.js'
 
 const errors = { 400: RestliErrorSchema }
+
+export interface RelationshipRoutesOptions {
+  readonly lineage: LineageService
+  /** With it, one-hop answers are remembered until the next write (`reads.answers`). */
+  readonly reads?: ReadService
+}
 
 /** `/relationships` (one hop, DataHub's resource) and multi-hop lineage (action and GET form). */
 export async function relationshipRoutes(
   app: CatalogServer,
-  { lineage }: { readonly lineage: LineageService },
+  { lineage, reads }: RelationshipRoutesOptions,
 ): Promise<void> {
   app.get(
     '/relationships',
@@ -28,14 +35,22 @@ export async function relationshipRoutes(
         response: { 200: RelationshipsResponseSchema, ...errors },
       },
     },
-    async (request) =>
-      lineage.relationships({
+    async (request, reply) => {
+      const query = {
         urn: request.query.urn,
         direction: request.query.direction,
         types: restliList(request.url, 'types'),
         start: request.query.start,
         count: request.query.count,
-      }),
+      }
+      if (!reads) return lineage.relationships(query)
+      const key = JSON.stringify([query.urn, query.direction, query.types, query.start, query.count])
+      // The answer as the response schema writes it (same members, same order).
+      const json = await reads.answers.get(key, async () =>
+        JSON.stringify(await lineage.relationships(query)),
+      )
+      return sendJsonText(reply, json)
+    },
   )
 
   app.post(

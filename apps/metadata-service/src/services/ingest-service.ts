@@ -1,30 +1,16 @@
 import {
-  type AspectSpec,
   type AuditStamp,
-  applyPatch,
-  type EntityRef,
-  type EntitySpec,
-  InvalidInputError,
+  LARGE_ASPECT_CHARS,
   PreconditionError,
-  parsePatchBody,
+  type PreparedAspect,
+  prepareLargeAspect,
   type Registry,
   type SystemMetadata,
-  ValidationError,
 } from '@catalog/core'
-import type {
-  EntityDefaults,
-  MetadataStore,
-  Mutation,
-  WriteBatch,
-  WriteOutcome,
-  WritePrecondition,
-} from '@catalog/store'
+import type { MetadataStore, Mutation, WriteBatch, WriteOutcome } from '@catalog/store'
 import type { Proposal, SnapshotEntity } from '../schemas/ingest.js'
 
-const UPSERT_LIKE = new Set(['UPSERT', 'CREATE', 'UPDATE', 'RESTATE', 'CREATE_ENTITY'])
-const ALL_CHANGE_TYPES = ['UPSERT', 'CREATE', 'UPDATE', 'DELETE', 'PATCH', 'RESTATE', 'CREATE_ENTITY']
-/** Content types of a PATCH aspect: a JSON Patch document, or DataHub's `{patch, arrayPrimaryKeys}`. */
-const PATCH_CONTENT_TYPE = /^application\/(json-patch\+)?json/i
+import { BatchBuilder, UPSERT_LIKE } from './batch-builder.js'
 
 /** Called after a write is durable, with its change-log position (one-process read-your-writes). */
 export type AfterWrite = (seq: number) => Promise<void>
@@ -45,10 +31,40 @@ export class IngestService {
   /** Applies proposals all-or-nothing; returns the URN of the first. */
   async ingestProposals(proposals: readonly Proposal[], actor: string): Promise<WriteOutcome> {
     const created = stamp(actor)
+    const where = (i: number) => (proposals.length > 1 ? `proposals[${i}]` : 'proposal')
+    const large = await this.prepareLarge(proposals, where)
     const builder = new BatchBuilder(this.registry, created)
-    for (const [i, p] of proposals.entries())
-      builder.addProposal(p, proposals.length > 1 ? `proposals[${i}]` : 'proposal')
+    for (const [i, p] of proposals.entries()) builder.addProposal(p, where(i), large.get(i))
     return this.commit(builder.build())
+  }
+
+  /**
+   * Validates the large aspect values of UPSERT-like proposals on a worker thread (a 6 MB schema
+   * takes the event loop ~0.5 s), all at once. A failure is kept, not thrown: the batch builder
+   * throws it in its turn, so the first bad proposal in order is the one reported.
+   */
+  private async prepareLarge(
+    proposals: readonly Proposal[],
+    where: (i: number) => string,
+  ): Promise<Map<number, PreparedAspect | Error>> {
+    const calls = new Map<number, Promise<PreparedAspect>>()
+    for (const [i, p] of proposals.entries()) {
+      if (p.aspect === undefined || p.aspect.value.length < LARGE_ASPECT_CHARS) continue
+      if (!UPSERT_LIKE.has(p.changeType.toUpperCase()) || p.aspectName === undefined) continue
+      const entity = this.registry.findEntity(p.entityType)
+      const spec = entity && this.registry.findAspect(entity, p.aspectName)
+      if (!entity || !spec || spec.timeseries) continue
+      const prepared = prepareLargeAspect({
+        entityType: entity.name,
+        aspect: spec.name,
+        text: p.aspect.value,
+        where: where(i),
+      })
+      calls.set(i, prepared)
+    }
+    const out = new Map<number, PreparedAspect | Error>()
+    for (const [i, call] of calls) out.set(i, await call.catch((err: Error) => err))
+    return out
   }
 
   /** Applies legacy snapshots (MCEs); each snapshot's aspects in one batch, all snapshots in one call. */
@@ -97,205 +113,6 @@ export class IngestService {
   }
 }
 
-/**
- * DataHub's create-if-not-exists change types. With the `If-None-Match: *` header a write
- * that finds something already there is dropped instead of refused.
- */
-function precondition(
-  changeType: string,
-  headers: Readonly<Record<string, string>> | undefined,
-): WritePrecondition | undefined {
-  const require =
-    changeType === 'CREATE' ? 'aspect-absent' : changeType === 'CREATE_ENTITY' ? 'entity-absent' : undefined
-  if (!require) return undefined
-  const ifNoneMatch = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'if-none-match')?.[1]
-  return { require, ...(ifNoneMatch === '*' ? { drop: true } : {}) }
-}
-
 function stamp(actor: string): AuditStamp {
   return { time: Date.now(), actor }
-}
-
-class BatchBuilder {
-  private readonly mutations: Mutation[] = []
-  private readonly defaults = new Map<string, EntityDefaults>()
-
-  constructor(
-    private readonly registry: Registry,
-    private readonly created: AuditStamp,
-  ) {}
-
-  build(): WriteBatch {
-    return { mutations: this.mutations, defaults: [...this.defaults.values()], created: this.created }
-  }
-
-  addProposal(p: Proposal, where: string): void {
-    const entity = this.registry.entity(p.entityType)
-    const changeType = p.changeType.toUpperCase()
-    if (!ALL_CHANGE_TYPES.includes(changeType)) {
-      throw new InvalidInputError(`ChangeType ${p.changeType} not in [${ALL_CHANGE_TYPES.join(', ')}]`)
-    }
-    if (p.entityUrn === undefined) throw new ValidationError(`${where}: entityUrn is required`)
-    const ref = this.resolve(p.entityUrn)
-    if (ref.entity.name !== entity.name) {
-      throw new ValidationError(
-        `URN entity type does not match MCP entity type. ${ref.entity.name} != ${entity.name}`,
-      )
-    }
-    if (p.aspectName === undefined) throw new ValidationError(`${where}: aspectName is required`)
-    const spec = this.registry.aspect(entity, p.aspectName)
-    if (changeType === 'DELETE') {
-      this.mutations.push({
-        kind: 'delete',
-        urn: ref.urn,
-        entityType: entity.name,
-        aspect: spec.name,
-        created: this.created,
-        isKeyAspect: spec.name === entity.keyAspect,
-      })
-      return
-    }
-    if (changeType !== 'PATCH' && !UPSERT_LIKE.has(changeType))
-      throw new InvalidInputError(`ChangeType ${p.changeType} is not supported`)
-    if (p.aspect === undefined) throw new ValidationError(`${where}: aspect is required for ${changeType}`)
-    const allowed = changeType === 'PATCH' ? PATCH_CONTENT_TYPE : /^application\/json/i
-    if (p.aspect.contentType !== undefined && !allowed.test(p.aspect.contentType)) {
-      throw new ValidationError(
-        `${where}: aspect.contentType ${p.aspect.contentType} is not supported; use ${changeType === 'PATCH' ? 'application/json-patch+json' : 'application/json'}`,
-      )
-    }
-    let raw: unknown
-    try {
-      raw = JSON.parse(p.aspect.value)
-    } catch (err) {
-      throw new InvalidInputError(`${where}.aspect.value is not valid JSON: ${(err as Error).message}`)
-    }
-    if (changeType === 'PATCH') {
-      this.addPatch(ref, spec, raw, p.systemMetadata, where)
-      return
-    }
-    this.addAspect(ref, spec.name, raw, p.systemMetadata, precondition(changeType, p.headers))
-  }
-
-  addSnapshot(e: SnapshotEntity, systemMetadata: SystemMetadata | undefined, where: string): void {
-    const members = Object.entries(e.value)
-    if (members.length !== 1)
-      throw new ValidationError(`${where}.value must hold exactly one snapshot record`)
-    const [record, body] = members[0] as [string, unknown]
-    const entity = this.registry.entityBySnapshot(record)
-    if (!entity) throw new ValidationError(`${where}: unknown snapshot record ${record}`)
-    const snapshot = body as { urn?: unknown; aspects?: unknown }
-    if (typeof snapshot?.urn !== 'string') throw new ValidationError(`${where}: ${record}.urn is required`)
-    if (!Array.isArray(snapshot.aspects))
-      throw new ValidationError(`${where}: ${record}.aspects must be a list`)
-    const ref = this.resolve(snapshot.urn)
-    if (ref.entity.name !== entity.name) {
-      throw new ValidationError(`${where}: urn ${snapshot.urn} is not a ${entity.name} urn (${record})`)
-    }
-    if (snapshot.aspects.length === 0)
-      this.addAspect(ref, entity.keyAspect, this.registry.keyValue(ref), systemMetadata)
-    snapshot.aspects.forEach((member: unknown, i: number) => {
-      const entries = member && typeof member === 'object' ? Object.entries(member) : []
-      if (entries.length !== 1)
-        throw new ValidationError(`${where}: aspects[${i}] must hold exactly one aspect record`)
-      const [aspectRecord, value] = entries[0] as [string, unknown]
-      const spec = this.registry.aspectByRecord(aspectRecord)
-      if (!spec || !this.registry.hasAspect(entity, spec.name)) {
-        throw new ValidationError(`${where}: Unknown aspect ${aspectRecord} for entity ${entity.name}`)
-      }
-      this.addAspect(ref, spec.name, value, systemMetadata)
-    })
-  }
-
-  private resolve(urn: string): EntityRef {
-    return this.registry.resolveUrn(urn)
-  }
-
-  /**
-   * A PATCH: the patch is applied inside the store's write transaction to the latest value
-   * (or the aspect's default), and the result is validated like an UPSERT. A patch that breaks
-   * the schema fails its batch with a 422 and changes nothing.
-   */
-  private addPatch(
-    ref: EntityRef,
-    spec: AspectSpec,
-    raw: unknown,
-    systemMetadata: SystemMetadata | undefined,
-    where: string,
-  ): void {
-    const entity = ref.entity
-    if (spec.timeseries) {
-      throw new ValidationError(
-        `${where}: ChangeType not supported: PATCH for aspect ${spec.name} (a time-series aspect)`,
-      )
-    }
-    const request = parsePatchBody(raw)
-    const registry = this.registry
-    this.ensureDefaults(ref, entity)
-    this.mutations.push({
-      kind: 'patch',
-      urn: ref.urn,
-      entityType: entity.name,
-      aspect: spec.name,
-      created: this.created,
-      ...(systemMetadata ? { systemMetadata } : {}),
-      apply: (current) => {
-        const value = registry.validateAspect(spec, applyPatch(spec.name, current, request, { urn: ref.urn }))
-        return { value, edges: registry.edges(entity, spec.name, value) }
-      },
-    })
-  }
-
-  private addAspect(
-    ref: EntityRef,
-    aspectName: string,
-    raw: unknown,
-    systemMetadata: SystemMetadata | undefined,
-    condition?: WritePrecondition,
-  ): void {
-    const entity = ref.entity
-    const spec = this.registry.aspect(entity, aspectName)
-    // An explicitly sent key aspect is stored as sent, as DataHub does.
-    const value = this.registry.validateAspect(spec, raw)
-    if (spec.timeseries) {
-      this.mutations.push({
-        kind: 'timeseries',
-        row: {
-          urn: ref.urn,
-          entityType: entity.name,
-          aspect: spec.name,
-          timestampMillis: value.timestampMillis as number,
-          value,
-          ...(systemMetadata ? { systemMetadata } : {}),
-        },
-      })
-      return
-    }
-    this.ensureDefaults(ref, entity)
-    this.mutations.push({
-      kind: 'upsert',
-      urn: ref.urn,
-      entityType: entity.name,
-      aspect: spec.name,
-      value,
-      created: this.created,
-      ...(systemMetadata ? { systemMetadata } : {}),
-      edges: this.registry.edges(entity, spec.name, value),
-      ...(condition ? { precondition: condition } : {}),
-    })
-  }
-
-  private ensureDefaults(ref: EntityRef, entity: EntitySpec): void {
-    if (this.defaults.has(ref.urn)) return
-    this.defaults.set(ref.urn, {
-      urn: ref.urn,
-      entityType: entity.name,
-      keyAspect: entity.keyAspect,
-      aspects: this.registry.defaultAspects(ref).map((d) => ({
-        aspect: d.aspect,
-        value: d.value,
-        edges: this.registry.edges(entity, d.aspect, d.value),
-      })),
-    })
-  }
 }

@@ -8,6 +8,8 @@ import {
   ValidationError,
 } from '@catalog/core'
 import type { MetadataStore, StoredAspectJson } from '@catalog/store'
+import { AnswerCache } from './answer-cache.js'
+import { LatestJsonCache } from './latest-json-cache.js'
 
 /** `EnvelopedAspect` of an `EntityResponse`. */
 export interface EnvelopedAspect {
@@ -28,17 +30,40 @@ export interface EntityResponse {
 
 export class AspectNotFoundError extends NotFoundError {}
 
+/** Resolved URNs remembered at most (all are dropped past it). */
+const MAX_RESOLVED = 10_000
+
 /** Reads of entities and aspect versions, shaped as DataHub's Rest.li resources answer. */
 export class ReadService {
+  /** Latest rows as stored JSON, remembered until the change log shows them written. */
+  private readonly latestRows: LatestJsonCache
+  /**
+   * Entity answers by the row list they were written from: the cache of latest rows hands out
+   * the same list until the entity is written, so an answer lives exactly as long as its rows.
+   */
+  private readonly entityTexts = new WeakMap<readonly StoredAspectJson[], string>()
+  /** URNs resolved lately: the registry and a URN's parse never change. */
+  private readonly resolved = new Map<string, EntityRef>()
+  /** Answers that span entities (relationships), remembered until the next write. */
+  readonly answers: AnswerCache
+
   constructor(
     private readonly registry: Registry,
     private readonly store: MetadataStore,
-  ) {}
+  ) {
+    this.latestRows = new LatestJsonCache(store)
+    this.answers = new AnswerCache(store)
+  }
 
   /** Resolves a URN for a read: malformed URNs and unknown entity types are 400s. */
   resolve(urn: string): EntityRef {
+    const known = this.resolved.get(urn)
+    if (known) return known
     try {
-      return this.registry.resolveUrn(urn)
+      const ref = this.registry.resolveUrn(urn)
+      if (this.resolved.size >= MAX_RESOLVED) this.resolved.clear()
+      this.resolved.set(urn, ref)
+      return ref
     } catch (err) {
       if (err instanceof ValidationError) throw new InvalidInputError(err.message)
       throw err
@@ -89,23 +114,31 @@ export class ReadService {
     aspects?: readonly string[],
   ): Promise<Map<string, string>> {
     const { refs, wanted } = this.plan(urns, aspects)
-    const rows = this.store.latestJson
-      ? await this.store.latestJson(urns, wanted)
-      : asJsonRows(await this.store.latest(urns, wanted))
+    const rows = await this.latestRows.latestJson(urns, wanted)
     const out = new Map<string, string>()
     for (const ref of refs) {
-      const keyName = ref.entity.keyAspect
       const stored = rows.get(ref.urn) ?? []
-      const key = stored.find((r) => r.aspect === keyName)
-      let text = `{"urn":${JSON.stringify(ref.urn)},"entityName":${JSON.stringify(ref.entity.name)},"aspects":{`
-      text += `${JSON.stringify(keyName)}:${key ? envelopeJson(key) : envelopeJson(this.syntheticKeyJson(ref))}`
-      for (const row of stored) {
-        if (row.aspect === keyName || !this.registry.hasAspect(ref.entity, row.aspect)) continue
-        text += `,${JSON.stringify(row.aspect)}:${envelopeJson(row)}`
+      let text = this.entityTexts.get(stored)
+      if (text === undefined) {
+        const key = stored.find((r) => r.aspect === ref.entity.keyAspect)
+        text = this.entityJson(ref, stored, key)
+        // Without a stored key row the key is synthesized with the time of the read: not kept.
+        if (key) this.entityTexts.set(stored, text)
       }
-      out.set(ref.urn, `${text}}}`)
+      out.set(ref.urn, text)
     }
     return out
+  }
+
+  private entityJson(ref: EntityRef, stored: readonly StoredAspectJson[], key?: StoredAspectJson): string {
+    const keyName = ref.entity.keyAspect
+    let text = `{"urn":${JSON.stringify(ref.urn)},"entityName":${JSON.stringify(ref.entity.name)},"aspects":{`
+    text += `${JSON.stringify(keyName)}:${key ? envelopeJson(key) : envelopeJson(this.syntheticKeyJson(ref))}`
+    for (const row of stored) {
+      if (row.aspect === keyName || !this.registry.hasAspect(ref.entity, row.aspect)) continue
+      text += `,${JSON.stringify(row.aspect)}:${envelopeJson(row)}`
+    }
+    return `${text}}}`
   }
 
   /**
@@ -145,6 +178,23 @@ export class ReadService {
     const row = spec.timeseries ? undefined : await this.store.version(ref.urn, spec.name, version)
     if (!row) throw new AspectNotFoundError(`No aspect ${aspectName} version ${version} for ${urn}`)
     return { version: row.version, aspect: { [spec.record]: row.value } }
+  }
+
+  /**
+   * {@link versioned} as JSON text, byte for byte what the route's response schema serializes
+   * it to: the latest version (0) is spliced from the stored JSON text, read through the cache
+   * of latest rows; other versions are read and serialized.
+   */
+  async versionedJson(urn: string, aspectName: string, version: number): Promise<string> {
+    if (version !== 0) return JSON.stringify(await this.versioned(urn, aspectName, version))
+    const ref = this.resolve(urn)
+    const spec = this.registry.findAspect(ref.entity, aspectName)
+    if (!spec) throw new InvalidInputError(`Unknown aspect ${aspectName} for entity ${ref.entity.name}`)
+    const row = spec.timeseries
+      ? undefined
+      : (await this.latestRows.latestJson([ref.urn], [spec.name])).get(ref.urn)?.[0]
+    if (!row) throw new AspectNotFoundError(`No aspect ${aspectName} version ${version} for ${urn}`)
+    return `{"version":${row.version},"aspect":{${JSON.stringify(spec.record)}:${row.valueJson}}}`
   }
 
   /** Resolves the URNs, checks the aspect names, and names the aspects to read (undefined: all). */
@@ -211,22 +261,4 @@ function envelopeJson(row: StoredAspectJson): string {
   const sm = row.systemMetadataJson
   const systemMetadata = sm === null || sm === '' || sm === 'null' ? '' : `,"systemMetadata":${sm}`
   return `{"name":${JSON.stringify(row.aspect)},"type":"VERSIONED","version":${row.version},"value":${row.valueJson},"created":{"actor":${JSON.stringify(row.created.actor)},"time":${row.created.time}}${systemMetadata}}`
-}
-
-/** Rows of a store without `latestJson`, their values serialized as the store would hold them. */
-function asJsonRows(rows: Map<string, StoredAspect[]>): Map<string, StoredAspectJson[]> {
-  const out = new Map<string, StoredAspectJson[]>()
-  for (const [urn, list] of rows) {
-    out.set(
-      urn,
-      list.map((r) => ({
-        aspect: r.aspect,
-        version: r.version,
-        valueJson: JSON.stringify(r.value),
-        created: r.created,
-        systemMetadataJson: r.systemMetadata ? JSON.stringify(r.systemMetadata) : null,
-      })),
-    )
-  }
-  return out
 }

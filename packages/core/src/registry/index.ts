@@ -1,4 +1,10 @@
 export { DEFAULT_BROWSE_PATHS, SNAPSHOTS } from './entity-behaviour.js'
+export {
+  LARGE_ASPECT_CHARS,
+  type PreparedAspect,
+  prepareLargeAspect,
+  warmLargeAspectWorker,
+} from './large-aspect-thread.js'
 export { CHART_TYPES, ML_FEATURE_DATA_TYPES } from './model/enums.js'
 export { fromModel, type LoadedModel, loadModel } from './model/load-model.js'
 export type * from './model/model-file.js'

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import { UnavailableError } from '@catalog/core'
+import { UnavailableError, workerExecArgv } from '@catalog/core'
 import type {
   ApplyResult,
   AutocompleteRequest,
@@ -243,21 +243,4 @@ export class WorkerSearchIndex implements SearchIndex {
       })
     })
   }
-}
-
-/**
- * The worker's node options: the parent's, less every module preloaded with `--import`,
- * `--require` or `--loader` (tsx's loader, a test runner's hooks): the worker's entry registers
- * tsx itself, and preloads would only slow each worker's start.
- */
-function workerExecArgv(): string[] {
-  const out: string[] = []
-  const args = process.execArgv
-  const PRELOADS = ['--import', '--require', '-r', '--loader', '--experimental-loader']
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string
-    if (PRELOADS.includes(arg)) i++
-    else if (!PRELOADS.some((flag) => arg.startsWith(`${flag}=`))) out.push(arg)
-  }
-  return out
 }

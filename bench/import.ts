@@ -1,0 +1,232 @@
+/**
+ * `npm run bench -- import`: bulk import. BENCH_ENTITIES synthetic datasets (default 100,000 ×
+ * BENCH_SCALE) are written as a JSON-lines file of MCPs (datasetProperties, schemaMetadata,
+ * upstreamLineage with 3 upstreams; DataHub's 4 default aspects make 7 aspect rows per dataset),
+ * imported by the real `catalog import` in a child process, and measured: aspects/s beside a raw
+ * better-sqlite3 insert of the same rows and edges (same DDL, same pragmas, 25,000 rows per
+ * transaction) in the same run, disk bytes per aspect row (with the space per table and index),
+ * restart time of `npm start` on the dir until its first 200, and RSS after a few reads.
+ */
+import { execFileSync } from 'node:child_process'
+import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { canonicalJson, Registry } from '@catalog/core'
+import Database from 'better-sqlite3'
+import { STORE_DDL } from '../packages/store-sqlite/src/schema.js'
+import { ROOT, startApp } from '../test/helpers/spawn.js'
+import { fmt, report, rssMb } from './lib.js'
+
+const SCALE = Number(process.env.BENCH_SCALE ?? 1)
+const N = Number(process.env.BENCH_ENTITIES ?? Math.max(1000, Math.round(100_000 * SCALE)))
+const STAMP = { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }
+const urnOf = (i: number) =>
+  `urn:li:dataset:(urn:li:dataPlatform:hive,bench_db.schema_${i % 97}.table_${i},PROD)`
+
+/** The MCPs of dataset `i`. */
+function proposals(i: number): Array<Record<string, unknown>> {
+  const aspects: Record<string, unknown> = {
+    datasetProperties: { name: `table_${i}`, description: `orders of region ${i % 50}, refreshed daily` },
+    schemaMetadata: {
+      schemaName: `table_${i}`,
+      platform: 'urn:li:dataPlatform:hive',
+      version: 0,
+      hash: '',
+      platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+      fields: ['id', 'customer_id', 'amount', 'created_at', 'status'].map((f) => ({
+        fieldPath: f,
+        nativeDataType: 'varchar',
+        type: { type: { 'com.linkedin.schema.StringType': {} } },
+      })),
+    },
+    upstreamLineage: {
+      upstreams: [1, 2, 3]
+        .filter((d) => i - d >= 0)
+        .map((d) => ({ dataset: urnOf(i - d), type: 'TRANSFORMED', auditStamp: STAMP })),
+    },
+  }
+  return Object.entries(aspects).map(([aspectName, value]) => ({
+    entityType: 'dataset',
+    entityUrn: urnOf(i),
+    changeType: 'UPSERT',
+    aspectName,
+    aspect: { json: value, contentType: 'application/json' },
+    systemMetadata: { lastObserved: STAMP.time, runId: 'bench-import' },
+  }))
+}
+
+async function writeFile(file: string): Promise<void> {
+  const out = createWriteStream(file)
+  for (let i = 0; i < N; i++) {
+    const text = `${proposals(i)
+      .map((p) => JSON.stringify(p))
+      .join('\n')}\n`
+    if (!out.write(text)) await new Promise<void>((r) => out.once('drain', () => r()))
+  }
+  await new Promise<void>((r) => out.end(r))
+}
+
+/** The raw baseline: the same aspect rows (4 defaults + 3) and edges, inserted with no validation. */
+function rawInsert(file: string): { seconds: number; rows: number } {
+  const registry = new Registry()
+  const entity = registry.entity('dataset')
+  const db = new Database(file)
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = OFF')
+  db.pragma('cache_size = -131072')
+  db.exec(STORE_DDL)
+  const insert = db.prepare('INSERT INTO metadata_aspect_v2 VALUES (?, ?, 0, ?, ?, ?, ?)')
+  const edge = db.prepare('INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)')
+  const sm = JSON.stringify({
+    lastObserved: STAMP.time,
+    runId: 'bench-import',
+    lastRunId: 'no-run-id-provided',
+  })
+  let rows = 0
+  const started = performance.now()
+  const batch = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const ref = registry.resolveUrn(urnOf(i))
+      const values = [
+        ...registry.defaultAspects(ref),
+        ...proposals(i).map((p) => ({
+          aspect: p.aspectName as string,
+          value: (p.aspect as { json: unknown }).json,
+        })),
+      ]
+      for (const { aspect, value } of values) {
+        insert.run(ref.urn, aspect, canonicalJson(value), sm, STAMP.time, STAMP.actor)
+        for (const e of registry.edges(entity, aspect, value))
+          edge.run(ref.urn, e.type, e.destination, aspect)
+        rows++
+      }
+    }
+  })
+  for (let from = 0; from < N; from += 25_000 / 7)
+    batch(Math.floor(from), Math.min(N, Math.floor(from + 25_000 / 7)))
+  db.pragma('wal_checkpoint(TRUNCATE)')
+  db.close()
+  return { seconds: (performance.now() - started) / 1000, rows }
+}
+
+const sizeOf = (file: string) =>
+  ['', '-wal', '-shm'].reduce((n, s) => n + (existsSync(file + s) ? statSync(file + s).size : 0), 0)
+
+/** Bytes per table and index of a database (dbstat), largest first. */
+function spaceByObject(file: string): Array<[string, number]> {
+  const db = new Database(file, { readonly: true })
+  try {
+    return db
+      .prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8')
+      .raw()
+      .all() as Array<[string, number]>
+  } finally {
+    db.close()
+  }
+}
+
+/** Starts `npm start` on a dir: time to its first 200, then RSS after 100 reads and a search. */
+async function serve(dataDir: string): Promise<{ startMs: number; rssMb: number; search: string }> {
+  const started = performance.now()
+  const app = await startApp('apps/gateway/src/all-in-one.ts', {
+    CATALOG_DATA_DIR: dataDir,
+    CATALOG_AUTH: 'off',
+    PORT: '0',
+  })
+  try {
+    let status = 0
+    while (status !== 200) status = (await fetch(`${app.url}/health`)).status
+    const startMs = performance.now() - started
+    for (let i = 0; i < 50; i++) {
+      const urn = encodeURIComponent(urnOf((i * 7919) % N))
+      await (await fetch(`${app.url}/entitiesV2/${urn}`)).text()
+      await (
+        await fetch(`${app.url}/relationships?urn=${urn}&types=List(DownstreamOf)&direction=OUTGOING`)
+      ).text()
+    }
+    const res = await fetch(`${app.url}/entities?action=search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input: 'orders region', entity: 'dataset', start: 0, count: 10 }),
+    })
+    const hits = ((await res.json()) as { value?: { numEntities?: number } }).value?.numEntities
+    return { startMs, rssMb: rssMb(app.child.pid as number), search: `${res.status}, ${fmt(hits ?? 0)} hits` }
+  } finally {
+    await app.stop()
+  }
+}
+
+export async function importBench(): Promise<string[]> {
+  const lines: string[] = []
+  const say = (text: string) => {
+    process.stdout.write(`${text}\n`)
+    lines.push(text)
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bench-import-'))
+  try {
+    const input = join(dir, 'datasets.jsonl')
+    let t = performance.now()
+    await writeFile(input)
+    say(
+      `input: ${fmt(N)} datasets, ${fmt(N * 3)} MCPs, ${fmt(statSync(input).size / 1e6, 1)} MB of JSON lines (${fmt((performance.now() - t) / 1000, 1)} s to write)`,
+    )
+    const raw = rawInsert(join(dir, 'raw.db'))
+    const dataDir = join(dir, 'data')
+    t = performance.now()
+    const out = execFileSync(process.execPath, [join(ROOT, 'apps/cli/bin/catalog.mjs'), 'import', input], {
+      cwd: ROOT,
+      env: { ...process.env, CATALOG_DATA_DIR: dataDir, CATALOG_AUTH: 'off' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1 << 24,
+    })
+    const seconds = (performance.now() - t) / 1000
+    say(out.trim())
+    const store = join(dataDir, 'metadata.db')
+    const db = new Database(store, { readonly: true })
+    const rows = (db.prepare('SELECT COUNT(*) AS n FROM metadata_aspect_v2').get() as { n: number }).n
+    const edges = (db.prepare('SELECT COUNT(*) AS n FROM edges').get() as { n: number }).n
+    db.close()
+    say(
+      `stored: ${fmt(rows)} aspect rows, ${fmt(edges)} edges in ${fmt(seconds, 1)} s (whole command, search index included)`,
+    )
+    lines.push(
+      report(
+        'bulk import',
+        rows / seconds,
+        'aspect rows/s',
+        raw.rows / raw.seconds,
+        'raw insert of the same rows and edges',
+      ),
+    )
+    const indexSeconds = Number(/search documents ([\d.]+) s/.exec(out)?.[1] ?? 0)
+    say(
+      `of which: load ${fmt(seconds - indexSeconds, 1)} s = ${fmt(rows / (seconds - indexSeconds))} aspect rows/s; search documents ${fmt(indexSeconds, 1)} s = ${fmt(N / indexSeconds)} entities/s`,
+    )
+    say(`target: ≥ 10,000 aspect rows/s: ${rows / seconds >= 10_000 ? 'met' : 'NOT met'}`)
+    const storeBytes = sizeOf(store)
+    const searchBytes = sizeOf(join(dataDir, 'search.db'))
+    say(
+      `disk: store ${fmt(storeBytes / 1e6, 1)} MB + search ${fmt(searchBytes / 1e6, 1)} MB = ${fmt((storeBytes + searchBytes) / rows)} bytes per aspect row (raw insert: ${fmt(sizeOf(join(dir, 'raw.db')) / raw.rows)} bytes per row)`,
+    )
+    for (const [name, bytes] of spaceByObject(store))
+      say(`  store ${name}: ${fmt(bytes / rows)} bytes per aspect row`)
+    for (const [name, bytes] of spaceByObject(join(dataDir, 'search.db')))
+      say(`  search ${name}: ${fmt(bytes / rows)} bytes per aspect row`)
+    const empty = await serve(join(dir, 'empty'))
+    const full = await serve(dataDir)
+    say(`search "orders region" on the imported dir: ${full.search}`)
+    lines.push(
+      report('restart, first 200', full.startMs, 'ms', empty.startMs, 'npm start on an empty data dir'),
+    )
+    say(`restart target ≤ 2,000 ms: ${full.startMs <= 2_000 ? 'met' : 'NOT met'}`)
+    lines.push(
+      report('RSS after 100 reads and a search', full.rssMb, 'MB', empty.rssMb, 'the same on an empty dir'),
+    )
+    say(`RSS target ≤ 300 MB: ${full.rssMb <= 300 ? 'met' : 'NOT met'}`)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return lines
+}

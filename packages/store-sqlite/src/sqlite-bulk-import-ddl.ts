@@ -1,0 +1,94 @@
+import type Database from 'better-sqlite3'
+
+/**
+ * The bulk import's own tables in the store file (the live store never reads them):
+ * - `bulk_import_progress`: per input, how far it got (committed with the data it covers);
+ * - `bulk_import_touched`: entities written whose search documents are still to be rebuilt;
+ *   `existed` marks entities that had a key aspect before the import first wrote them (their old
+ *   document is dropped first).
+ */
+export const BULK_DDL = `
+CREATE TABLE IF NOT EXISTS bulk_import_progress (
+  source TEXT PRIMARY KEY,
+  fingerprint TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  done INTEGER NOT NULL,
+  records INTEGER NOT NULL,
+  aspects INTEGER NOT NULL,
+  failed INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS bulk_import_touched (
+  urn TEXT PRIMARY KEY,
+  entity_type TEXT NOT NULL,
+  existed INTEGER NOT NULL
+) WITHOUT ROWID;
+`
+
+/** How far the import of one input got. */
+export interface BulkProgress {
+  /** The input's key (its absolute path). */
+  readonly source: string
+  /** Size and modification time: a changed input starts over. */
+  readonly fingerprint: string
+  /** Records consumed (stored or counted as failed). */
+  readonly position: number
+  /** 1 once every record was consumed. */
+  readonly done: number
+  readonly records: number
+  readonly aspects: number
+  readonly failed: number
+}
+
+export function bulkStatements(db: Database.Database) {
+  return {
+    progressOf: db.prepare('SELECT * FROM bulk_import_progress WHERE source = ?'),
+    saveProgress: db.prepare(
+      `INSERT OR REPLACE INTO bulk_import_progress (source, fingerprint, position, done, records, aspects, failed)
+       VALUES (@source, @fingerprint, @position, @done, @records, @aspects, @failed)`,
+    ),
+    // The first touch tells whether the entity was there before the import wrote it.
+    touch: db.prepare(
+      'INSERT OR IGNORE INTO bulk_import_touched (urn, entity_type, existed) VALUES (?, ?, ?)',
+    ),
+    touchedPage: db.prepare('SELECT * FROM bulk_import_touched ORDER BY urn LIMIT ?'),
+    touchedCount: db.prepare('SELECT COUNT(*) AS n FROM bulk_import_touched'),
+    untouch: db.prepare('DELETE FROM bulk_import_touched WHERE urn = ?'),
+    head: db.prepare('SELECT MAX(seq) AS seq FROM change_log'),
+    exists: db.prepare('SELECT 1 FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0'),
+    latest: db.prepare(
+      'SELECT metadata, systemmetadata FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0',
+    ),
+    maxVersion: db.prepare(
+      'SELECT COALESCE(MAX(version), 0) AS v FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?',
+    ),
+    insert: db.prepare(
+      'INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, 0, ?, ?, ?, ?)',
+    ),
+    putRow: db.prepare(
+      'INSERT OR REPLACE INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    archive: db.prepare(
+      `INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby)
+       SELECT urn, aspect, ?, metadata, systemmetadata, createdon, createdby FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`,
+    ),
+    updateLatest: db.prepare(
+      'UPDATE metadata_aspect_v2 SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ? WHERE urn = ? AND aspect = ? AND version = 0',
+    ),
+    touchSystemMetadata: db.prepare(
+      'UPDATE metadata_aspect_v2 SET systemmetadata = ? WHERE urn = ? AND aspect = ? AND version = 0',
+    ),
+    deleteAspect: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
+    deleteEntity: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ?'),
+    deleteTimeseries: db.prepare('DELETE FROM timeseries WHERE urn = ?'),
+    deleteEdgesOf: db.prepare('DELETE FROM edges WHERE source = ? AND aspect = ?'),
+    deleteOutgoing: db.prepare('DELETE FROM edges WHERE source = ?'),
+    deleteIncoming: db.prepare('DELETE FROM edges WHERE destination = ?'),
+    insertEdge: db.prepare(
+      'INSERT OR IGNORE INTO edges (source, type, destination, aspect) VALUES (?, ?, ?, ?)',
+    ),
+    putTimeseries: db.prepare(
+      `INSERT OR REPLACE INTO timeseries (entity_type, aspect, urn, timestamp_millis, partition_key, message_id, value, system_metadata)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+  }
+}

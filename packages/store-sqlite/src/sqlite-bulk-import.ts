@@ -1,0 +1,331 @@
+import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs'
+import { dirname } from 'node:path'
+import {
+  type AuditStamp,
+  canonicalJson,
+  NO_RUN_ID,
+  type SystemMetadata,
+  UnavailableError,
+  ValidationError,
+} from '@catalog/core'
+import type { Mutation, UpsertAspect, WriteBatch, WriteOutcome } from '@catalog/store'
+import { patchToUpsert } from '@catalog/store'
+import Database from 'better-sqlite3'
+import { STORE_DDL } from './schema.js'
+import { BULK_DDL, type BulkProgress, bulkStatements } from './sqlite-bulk-import-ddl.js'
+
+export type { BulkProgress } from './sqlite-bulk-import-ddl.js'
+
+/** A stored aspect row as DataHub's `metadata_aspect_v2` holds it (history rows: version > 0). */
+export interface BulkAspectRow {
+  readonly urn: string
+  readonly aspect: string
+  readonly version: number
+  /** The validated value; stored as canonical JSON. */
+  readonly value: Record<string, unknown>
+  readonly systemMetadata?: SystemMetadata
+  readonly created: AuditStamp
+}
+
+/**
+ * Loads aspects straight into the embedded store's file, offline, for `catalog import`. Writes
+ * follow the live store's semantics (version 0 is the latest, a changed value moves the previous
+ * one to max+1, an unchanged value only refreshes its system metadata, default aspects for new
+ * entities, edges replaced per aspect) but in large transactions with `synchronous = OFF` and no
+ * change-log rows: the search index is rebuilt afterwards from the entities recorded in
+ * `bulk_import_touched`. Each commit also stores the caller's progress (`bulk_import_progress`),
+ * so a killed import resumes after its last commit. `finish` checkpoints the WAL and fsyncs.
+ */
+export class SqliteBulkImport {
+  private readonly db: Database.Database
+  private readonly s: ReturnType<typeof bulkStatements>
+  private inTransaction = false
+  /** Aspect rows written so far (new or changed latest values, archived versions, history rows). */
+  rowsWritten = 0
+
+  constructor(private readonly file: string) {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+    try {
+      closeSync(openSync(file, 'a', 0o600))
+      this.db = new Database(file)
+      this.db.pragma('journal_mode = WAL')
+      // A process crash (kill -9) cannot lose committed WAL frames with OFF; only an OS crash
+      // can, and `finish` syncs everything before the import reports success.
+      this.db.pragma('synchronous = OFF')
+      this.db.pragma('busy_timeout = 5000')
+      this.db.pragma('cache_size = -131072')
+      this.db.pragma('wal_autocheckpoint = 20000')
+      this.db.exec(STORE_DDL)
+      this.db.exec(BULK_DDL)
+    } catch (err) {
+      throw new UnavailableError(`cannot open the metadata store at ${file}: ${(err as Error).message}`, {
+        cause: err,
+      })
+    }
+    this.s = bulkStatements(this.db)
+  }
+
+  /**
+   * Drops the store's secondary indexes (those STORE_DDL creates with CREATE INDEX) for a large
+   * load into a small store; one sorted build at the end is cheaper than maintaining them row by
+   * row. Any later open of the store (the search rebuild, `finish`, the catalog) recreates them,
+   * so a killed import leaves nothing missing.
+   */
+  deferIndexes(): string[] {
+    const names = [...STORE_DDL.matchAll(/CREATE INDEX IF NOT EXISTS (\w+)/g)].map((m) => m[1] as string)
+    for (const name of names) this.db.exec(`DROP INDEX IF EXISTS ${name}`)
+    return names
+  }
+
+  /** Aspect rows in the store (to decide on {@link deferIndexes}). */
+  aspectRows(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM metadata_aspect_v2').get() as { n: number }).n
+  }
+
+  /** The saved progress of an input (by its key), if an import of it began. */
+  progress(source: string): BulkProgress | undefined {
+    return this.s.progressOf.get(source) as BulkProgress | undefined
+  }
+
+  /**
+   * Runs `work` in one transaction and saves the `progress` it reports after it in the same
+   * transaction: either both land or neither.
+   * Writes through {@link write} and {@link putVersion} are only allowed inside.
+   */
+  commit(work: () => void, progress: () => BulkProgress): void {
+    this.db.transaction(() => {
+      this.inTransaction = true
+      try {
+        work()
+        this.s.saveProgress.run(progress())
+      } finally {
+        this.inTransaction = false
+      }
+    })()
+  }
+
+  /**
+   * Applies one record's batch as the live store would (without the change log). A batch that
+   * fails (a refused precondition, a patch that breaks the schema) leaves nothing behind: such
+   * batches run in a savepoint; plain upserts, which cannot fail, do not pay for one.
+   */
+  write(batch: WriteBatch): WriteOutcome {
+    if (!this.inTransaction) throw new Error('SqliteBulkImport.write outside commit()')
+    const risky = batch.mutations.some(
+      (m) => m.kind === 'patch' || m.kind === 'rollback' || (m.kind === 'upsert' && m.precondition),
+    )
+    if (!risky) return this.apply(batch)
+    const before = this.rowsWritten
+    try {
+      return this.db.transaction(() => this.apply(batch))()
+    } catch (err) {
+      this.rowsWritten = before
+      throw err
+    }
+  }
+
+  /** Stores a history row (version > 0) as given; rerunning it replaces it with itself. */
+  putVersion(row: BulkAspectRow): void {
+    if (!this.inTransaction) throw new Error('SqliteBulkImport.putVersion outside commit()')
+    this.rowsWritten++
+    this.s.putRow.run(
+      row.urn,
+      row.aspect,
+      row.version,
+      canonicalJson(row.value),
+      row.systemMetadata ? JSON.stringify(row.systemMetadata) : null,
+      row.created.time,
+      row.created.actor,
+    )
+  }
+
+  /** Up to `limit` entities the import wrote whose search documents are not rebuilt yet, in URN order. */
+  touched(limit: number): Array<{ urn: string; entityType: string; existed: boolean }> {
+    return (
+      this.s.touchedPage.all(limit) as Array<{ urn: string; entity_type: string; existed: number }>
+    ).map((r) => ({ urn: r.urn, entityType: r.entity_type, existed: r.existed === 1 }))
+  }
+
+  /** Marks entities as re-indexed. */
+  untouch(urns: readonly string[]): void {
+    this.db.transaction(() => {
+      for (const urn of urns) this.s.untouch.run(urn)
+    })()
+  }
+
+  /** Entities still waiting for their search documents. */
+  touchedCount(): number {
+    return (this.s.touchedCount.get() as { n: number }).n
+  }
+
+  /** The change log's newest sequence number (imports add none). */
+  head(): number {
+    return Number((this.s.head.get() as { seq: number | null }).seq ?? 0)
+  }
+
+  /** Checkpoints the WAL into the database file, fsyncs file and directory, closes. */
+  finish(): void {
+    this.db.exec(STORE_DDL)
+    this.db.pragma('wal_checkpoint(TRUNCATE)')
+    this.db.close()
+    for (const path of [this.file, dirname(this.file)]) {
+      const fd = openSync(path, 'r')
+      try {
+        fsyncSync(fd)
+      } finally {
+        closeSync(fd)
+      }
+    }
+  }
+
+  /** Closes without the final checkpoint (after a failure). */
+  close(): void {
+    if (this.db.open) this.db.close()
+  }
+
+  private apply(batch: WriteBatch): WriteOutcome {
+    const s = this.s
+    const defaults = new Map((batch.defaults ?? []).map((d) => [d.urn, d]))
+    const written = new Set(
+      batch.mutations
+        .filter((m) => m.kind === 'upsert' || m.kind === 'patch')
+        .map((m) => `${m.urn}\0${m.aspect}`),
+    )
+    const results: WriteOutcome['results'][number][] = []
+    /** Entities this batch creates (CREATE_ENTITY is allowed for them only). */
+    const created = new Set<string>()
+    /** Aspects of those written already: the others have no row yet and skip the lookup. */
+    const seen = new Set<string>()
+    const upsert = (m: UpsertAspect) => {
+      const id = `${m.urn}\0${m.aspect}`
+      const isNew = created.has(m.urn)
+      const fresh = isNew && !seen.has(id)
+      seen.add(id)
+      return this.upsert(m, isNew, fresh)
+    }
+    for (const m of batch.mutations) {
+      const d = defaults.get(urnOf(m))
+      if (d && (m.kind === 'upsert' || m.kind === 'patch')) {
+        defaults.delete(d.urn)
+        const existed = s.exists.get(d.urn, d.keyAspect) !== undefined
+        s.touch.run(d.urn, d.entityType, existed ? 1 : 0)
+        if (!existed) {
+          created.add(d.urn)
+          for (const a of d.aspects) {
+            if (written.has(`${d.urn}\0${a.aspect}`)) continue
+            upsert({
+              kind: 'upsert',
+              urn: d.urn,
+              entityType: d.entityType,
+              aspect: a.aspect,
+              value: a.value,
+              created: batch.created,
+              edges: a.edges,
+              ...(m.systemMetadata ? { systemMetadata: m.systemMetadata } : {}),
+            })
+          }
+        }
+      }
+      switch (m.kind) {
+        case 'upsert':
+          results.push({ urn: m.urn, aspect: m.aspect, changed: upsert(m) })
+          break
+        case 'patch': {
+          const row = s.latest.get(m.urn, m.aspect) as { metadata: string } | undefined
+          const current = row ? (JSON.parse(row.metadata) as Record<string, unknown>) : undefined
+          const value = patchToUpsert(m, current)
+          results.push({ urn: m.urn, aspect: m.aspect, changed: upsert(value) })
+          break
+        }
+        case 'delete': {
+          if (m.isKeyAspect) created.delete(m.urn)
+          seen.add(`${m.urn}\0${m.aspect}`)
+          s.touch.run(m.urn, m.entityType, 1)
+          const rows = m.isKeyAspect ? this.deleteEntity(m.urn) : this.deleteAspect(m.urn, m.aspect)
+          results.push({ urn: m.urn, aspect: m.aspect, changed: rows > 0, rows })
+          break
+        }
+        case 'rollback':
+          throw new ValidationError('a rollback cannot be imported')
+        case 'timeseries': {
+          const r = m.row
+          const partition = r.value.partitionSpec === undefined ? '' : canonicalJson(r.value.partitionSpec)
+          const messageId = typeof r.value.messageId === 'string' ? r.value.messageId : ''
+          s.putTimeseries.run(
+            r.entityType,
+            r.aspect,
+            r.urn,
+            r.timestampMillis,
+            partition,
+            messageId,
+            JSON.stringify(r.value),
+            r.systemMetadata ? JSON.stringify(r.systemMetadata) : null,
+          )
+          results.push({ urn: r.urn, aspect: r.aspect, changed: true })
+          break
+        }
+      }
+    }
+    return { results, seq: 0 }
+  }
+
+  /** Version 0 gets the value; a different previous value moves to max+1. False for a no-op. */
+  private upsert(m: UpsertAspect, isNewEntity: boolean, fresh: boolean): boolean {
+    const s = this.s
+    const json = canonicalJson(m.value)
+    const current = fresh
+      ? undefined
+      : (s.latest.get(m.urn, m.aspect) as { metadata: string; systemmetadata: string | null } | undefined)
+    if (current && m.precondition?.require === 'aspect-absent') {
+      if (m.precondition.drop) return false
+      throw new ValidationError(
+        `Cannot perform CREATE since the aspect already exists. (${m.urn}, ${m.aspect})`,
+      )
+    }
+    if (m.precondition?.require === 'entity-absent' && !isNewEntity) {
+      if (m.precondition.drop) return false
+      throw new ValidationError(
+        `Cannot perform CREATE_ENTITY if not exists since the entity key already exists. (${m.urn}, ${m.aspect})`,
+      )
+    }
+    const previous = current?.systemmetadata
+      ? (JSON.parse(current.systemmetadata) as SystemMetadata)
+      : undefined
+    const sm = JSON.stringify({
+      ...m.systemMetadata,
+      lastObserved: m.systemMetadata?.lastObserved ?? m.created.time,
+      runId: m.systemMetadata?.runId ?? NO_RUN_ID,
+      lastRunId: m.systemMetadata?.lastRunId ?? previous?.runId ?? NO_RUN_ID,
+    })
+    if (current && current.metadata === json) {
+      s.touchSystemMetadata.run(sm, m.urn, m.aspect)
+      return false
+    }
+    if (current) {
+      const max = (s.maxVersion.get(m.urn, m.aspect) as { v: number }).v
+      s.archive.run(max + 1, m.urn, m.aspect)
+      s.updateLatest.run(json, sm, m.created.time, m.created.actor, m.urn, m.aspect)
+      s.deleteEdgesOf.run(m.urn, m.aspect)
+    } else s.insert.run(m.urn, m.aspect, json, sm, m.created.time, m.created.actor)
+    for (const e of m.edges) s.insertEdge.run(m.urn, e.type, e.destination, m.aspect)
+    this.rowsWritten++
+    return true
+  }
+
+  private deleteAspect(urn: string, aspect: string): number {
+    this.s.deleteEdgesOf.run(urn, aspect)
+    return this.s.deleteAspect.run(urn, aspect).changes
+  }
+
+  private deleteEntity(urn: string): number {
+    const s = this.s
+    s.deleteOutgoing.run(urn)
+    s.deleteIncoming.run(urn)
+    s.deleteTimeseries.run(urn)
+    return s.deleteEntity.run(urn).changes
+  }
+}
+
+function urnOf(m: Mutation): string {
+  return m.kind === 'timeseries' ? m.row.urn : m.urn
+}

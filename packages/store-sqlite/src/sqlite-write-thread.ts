@@ -1,0 +1,100 @@
+import { Worker } from 'node:worker_threads'
+import { UnavailableError, workerExecArgv } from '@catalog/core'
+import type { WriteOutcome } from '@catalog/store'
+import { fromWireError, type WireBatch, type WriterCall, type WriterReply } from './sqlite-write-wire.js'
+
+const WORKER_URL = new URL('./sqlite-write-worker.mjs', import.meta.url)
+
+interface InFlight {
+  readonly resolve: (outcome: WriteOutcome) => void
+  readonly reject: (err: Error) => void
+}
+
+/**
+ * The store's writer thread, seen from the event loop: a worker with its own connection to the
+ * database file that applies large batches (see `THREAD_WRITE_WEIGHT`), so their SQLite work
+ * (megabytes of aspect and change-log text, tens of thousands of edges) runs on another core
+ * while this thread keeps answering. Started at the first large write; the store sends one
+ * batch at a time and writes nothing itself meanwhile, so SQLite's single writer never waits.
+ */
+export class SqliteWriteThread {
+  private worker: Worker | undefined
+  private starting: Promise<Worker> | undefined
+  private readonly inFlight = new Map<number, InFlight>()
+  private nextId = 1
+
+  constructor(private readonly file: string) {}
+
+  /** Applies one batch (from `batchToWire`) in its own transaction; resolves once committed. */
+  async write(batch: WireBatch): Promise<WriteOutcome> {
+    const worker = await this.start()
+    const id = this.nextId++
+    return new Promise<WriteOutcome>((resolve, reject) => {
+      this.inFlight.set(id, { resolve, reject })
+      worker.postMessage({ id, batch } satisfies WriterCall)
+    })
+  }
+
+  /** Starts the thread now rather than at the first large write; a failure to start shows at that write. */
+  warm(): void {
+    this.start().catch(() => undefined)
+  }
+
+  /** Closes the thread's connection and waits for the thread to end. */
+  async close(): Promise<void> {
+    const worker = this.starting ? await this.starting.catch(() => undefined) : undefined
+    this.starting = undefined
+    this.worker = undefined
+    if (!worker) return
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
+    worker.postMessage({ close: true } satisfies WriterCall)
+    await exited
+  }
+
+  private start(): Promise<Worker> {
+    this.starting ??= new Promise<Worker>((resolve, reject) => {
+      const worker = new Worker(WORKER_URL, { workerData: { file: this.file }, execArgv: workerExecArgv() })
+      let ready = false
+      worker.on('message', (reply: WriterReply) => {
+        if ('ready' in reply) {
+          ready = reply.ready
+          if (reply.ready) {
+            this.worker = worker
+            resolve(worker)
+          } else {
+            const message = fromWireError(reply.error).message
+            reject(
+              new UnavailableError(`the metadata store's writer thread cannot open ${this.file}: ${message}`),
+            )
+          }
+          return
+        }
+        const call = this.inFlight.get(reply.id)
+        this.inFlight.delete(reply.id)
+        if (reply.ok) call?.resolve(reply.outcome)
+        else call?.reject(fromWireError(reply.error))
+      })
+      worker.on('error', (err) => {
+        if (!ready)
+          reject(new UnavailableError(`the writer thread failed to start: ${err.message}`, { cause: err }))
+      })
+      worker.on('exit', () => {
+        if (!ready) reject(new UnavailableError('the writer thread stopped before it was ready'))
+        // A thread that ended with writes in flight (it crashed): they fail; the next write starts another.
+        for (const call of this.inFlight.values())
+          call.reject(new UnavailableError('the metadata store writer thread stopped'))
+        this.inFlight.clear()
+        if (this.worker === worker) {
+          this.worker = undefined
+          this.starting = undefined
+        }
+      })
+    })
+    const starting = this.starting
+    // A thread that failed to start is not kept: the next write tries again.
+    starting.catch(() => {
+      if (this.starting === starting) this.starting = undefined
+    })
+    return starting
+  }
+}

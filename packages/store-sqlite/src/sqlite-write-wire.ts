@@ -1,0 +1,105 @@
+import { CatalogError, type CatalogErrorKind, canonicalJson, errorOfKind } from '@catalog/core'
+import type { WriteBatch, WriteOutcome } from '@catalog/store'
+
+/**
+ * A batch at or above this weight is written by the writer thread, below it on the event loop
+ * (no thread hop for ordinary writes). The weight counts value text (characters), 100 per
+ * edge and 200 per mutation: about 256 KB of aspect text, 2,500 edges or 1,300 mutations.
+ */
+export const THREAD_WRITE_WEIGHT = 256_000
+
+/**
+ * How much work a batch is for SQLite, or undefined when it cannot cross to another thread:
+ * patches and rollbacks carry functions and are always applied on the event loop.
+ */
+export function writeWeight(batch: WriteBatch): number | undefined {
+  let weight = 0
+  for (const m of batch.mutations) {
+    if (m.kind === 'patch' || m.kind === 'rollback') return undefined
+    weight += 200
+    if (m.kind === 'upsert')
+      weight += (m.valueJson?.length ?? 0) + (m.edgesJson ? m.edgesJson.length : 100 * m.edges.length)
+  }
+  for (const d of batch.defaults ?? []) for (const a of d.aspects) weight += 200 + 100 * a.edges.length
+  return weight
+}
+
+/** Upsert members that cross as text of their own. */
+const TEXT_FORMS: ReadonlySet<string> = new Set(['value', 'valueJson', 'edges', 'edgesJson'])
+
+/** A batch as it crosses to the writer thread: its structure as JSON text, upsert values apart. */
+export interface WireBatch {
+  readonly batch: string
+  /** Each upsert's value as canonical JSON text, in mutation order. */
+  readonly values: readonly string[]
+  /** Each upsert's edges as JSON text, in mutation order. */
+  readonly edges: readonly string[]
+}
+
+/**
+ * A batch for the writer thread: strings cross the boundary as a copy, where a structured
+ * clone of a large value graph would hold the event loop. Upsert values travel as canonical
+ * JSON text (the writer stores text), apart from the rest so that they are not escaped again;
+ * a value the caller sent as `valueJson` is never serialized here. Only batches
+ * {@link writeWeight} accepts.
+ */
+export function batchToWire(batch: WriteBatch): WireBatch {
+  const values: string[] = []
+  const edges: string[] = []
+  const mutations = batch.mutations.map((m): unknown => {
+    if (m.kind !== 'upsert') return m
+    values.push(m.valueJson ?? canonicalJson(m.value))
+    edges.push(m.edgesJson ?? JSON.stringify(m.edges))
+    // Copied member by member: `value` and `edges` may be getters that parse their text, never read here.
+    const rest: Record<string, unknown> = {}
+    for (const key of Object.keys(m) as Array<keyof typeof m>) if (!TEXT_FORMS.has(key)) rest[key] = m[key]
+    return rest
+  })
+  return { batch: JSON.stringify({ ...batch, mutations }), values, edges }
+}
+
+/** The batch again on the writer's side; upserts have `valueJson`, their edges, and an empty `value` the writer never reads. */
+export function batchFromWire(wire: WireBatch): WriteBatch {
+  const batch = JSON.parse(wire.batch) as { mutations: Array<Record<string, unknown>> }
+  let i = 0
+  for (const m of batch.mutations) {
+    if (m.kind !== 'upsert') continue
+    m.value = {}
+    m.valueJson = wire.values[i]
+    m.edges = JSON.parse(wire.edges[i] as string)
+    i++
+  }
+  return batch as unknown as WriteBatch
+}
+
+/** An error as it crosses the thread boundary: domain errors keep their kind. */
+export interface WireError {
+  readonly kind?: CatalogErrorKind
+  readonly name: string
+  readonly message: string
+}
+
+/** Writer thread to event loop: the outcome of write `id`, its failure, or the thread's start-up failure. */
+export type WriterReply =
+  | { readonly id: number; readonly ok: true; readonly outcome: WriteOutcome }
+  | { readonly id: number; readonly ok: false; readonly error: WireError }
+  | { readonly ready: true }
+  | { readonly ready: false; readonly error: WireError }
+
+/** Event loop to writer thread: write a batch (as text), or close the connection and end. */
+export type WriterCall = { readonly id: number; readonly batch: WireBatch } | { readonly close: true }
+
+export function toWireError(err: unknown): WireError {
+  if (err instanceof CatalogError) return { kind: err.kind, name: err.name, message: err.message }
+  const e = err instanceof Error ? err : new Error(String(err))
+  return { name: e.name, message: e.message }
+}
+
+/** The error again on this side: the same domain error class, or a plain `Error`. */
+export function fromWireError(wire: WireError): Error {
+  const known = wire.kind ? errorOfKind(wire.kind, wire.message) : undefined
+  if (known) return known
+  const err = new Error(wire.message)
+  err.name = wire.name
+  return err
+}

@@ -1,0 +1,50 @@
+import { parentPort, workerData } from 'node:worker_threads'
+import { CatalogError, UnavailableError } from '@catalog/core'
+import Database from 'better-sqlite3'
+import { batchFromWire, toWireError, type WriterCall, type WriterReply } from './sqlite-write-wire.js'
+import { SqliteWriter } from './sqlite-writer.js'
+
+/**
+ * The writer thread: its own connection to the store's file, applying the batches the event
+ * loop sends one at a time, each in its own transaction. The commit writes the WAL without
+ * syncing it (as the event loop's connection does); the event loop syncs it before it
+ * acknowledges the write.
+ */
+const port = parentPort
+if (!port) throw new Error('sqlite-write-worker runs as a worker thread')
+const post = (reply: WriterReply) => port.postMessage(reply)
+const { file } = workerData as { file: string }
+
+let db: Database.Database | undefined
+let writer: SqliteWriter | undefined
+try {
+  db = new Database(file, { fileMustExist: true })
+  db.pragma('synchronous = NORMAL')
+  db.pragma('busy_timeout = 5000')
+  db.pragma('cache_size = -16000')
+  writer = new SqliteWriter(db)
+  post({ ready: true })
+} catch (err) {
+  db?.close()
+  post({ ready: false, error: toWireError(err) })
+  port.close()
+}
+
+port.on('message', (call: WriterCall) => {
+  if ('close' in call) {
+    db?.close()
+    port.close()
+    return
+  }
+  if (!writer) return
+  try {
+    post({ id: call.id, ok: true, outcome: writer.applyOne(batchFromWire(call.batch)) })
+  } catch (err) {
+    // A refused write keeps its domain error; anything else is the commit failing.
+    const failure =
+      err instanceof CatalogError
+        ? err
+        : new UnavailableError(`metadata store commit failed: ${(err as Error).message}`)
+    post({ id: call.id, ok: false, error: toWireError(failure) })
+  }
+})

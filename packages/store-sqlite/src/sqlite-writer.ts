@@ -1,0 +1,338 @@
+import {
+  type AuditStamp,
+  canonicalJson,
+  NO_RUN_ID,
+  type SystemMetadata,
+  type TimeseriesRow,
+  ValidationError,
+} from '@catalog/core'
+import type {
+  DeleteAspect,
+  EdgeTarget,
+  Mutation,
+  MutationResult,
+  PatchAspect,
+  RollbackAspect,
+  UpsertAspect,
+  WriteBatch,
+  WriteOutcome,
+} from '@catalog/store'
+import { patchToUpsert } from '@catalog/store'
+import type Database from 'better-sqlite3'
+
+/** A row of `metadata_aspect_v2`. */
+export interface AspectRow {
+  urn: string
+  aspect: string
+  version: number
+  metadata: string
+  systemmetadata: string | null
+  createdon: number
+  createdby: string
+}
+
+/** One call waiting for a group commit, with what it did once applied. */
+export interface PendingWrite {
+  readonly batch: WriteBatch
+  outcome?: WriteOutcome
+  error?: unknown
+}
+
+/**
+ * Applies write batches to one connection: DataHub's versioned aspect rows, the edges and the
+ * change log. Runs wherever the writing connection lives: on the event loop, or in the writer
+ * thread for large writes ({@link SqliteWriteThread}).
+ */
+export class SqliteWriter {
+  private readonly s: ReturnType<typeof prepareWrites>
+  /** One call in its own transaction (or savepoint, inside another). */
+  readonly applyOne: (batch: WriteBatch) => WriteOutcome
+  /**
+   * Calls in one transaction, no savepoints (they cost more than the writes themselves). Any
+   * failure rolls the group back and each call is retried in its own savepoint, so one bad call
+   * never affects another. Each item gets its `outcome` or `error`; throws only when the commit fails.
+   */
+  readonly applyGroup: (items: PendingWrite[]) => void
+
+  constructor(db: Database.Database) {
+    this.s = prepareWrites(db)
+    this.applyOne = db.transaction((batch: WriteBatch) => this.apply(batch))
+    const fast = db.transaction((items: PendingWrite[]) => {
+      for (const item of items) item.outcome = this.apply(item.batch)
+    })
+    const isolated = db.transaction((items: PendingWrite[]) => {
+      for (const item of items) {
+        try {
+          item.outcome = this.applyOne(item.batch)
+        } catch (err) {
+          item.error = err
+        }
+      }
+    })
+    this.applyGroup = (items) => {
+      try {
+        fast(items)
+      } catch {
+        for (const item of items) {
+          delete item.outcome
+          delete item.error
+        }
+        isolated(items)
+      }
+    }
+  }
+
+  /** Replaces the edges an aspect produces. */
+  replaceEdges(urn: string, aspect: string, edges: readonly EdgeTarget[]): void {
+    this.s.deleteEdgesOf.run(urn, aspect)
+    for (const e of edges) this.s.insertEdge.run(urn, e.type, e.destination, aspect)
+  }
+
+  private apply(batch: WriteBatch): WriteOutcome {
+    const s = this.s
+    const results: MutationResult[] = []
+    const defaults = new Map((batch.defaults ?? []).map((d) => [d.urn, d]))
+    const written = new Set(
+      batch.mutations
+        .filter((m) => m.kind === 'upsert' || m.kind === 'patch')
+        .map((m) => `${m.urn}\u0000${m.aspect}`),
+    )
+    // Entities this batch creates have no rows yet: their first writes skip the lookups.
+    const newEntities = new Set<string>()
+    const touched = new Set<string>()
+    const upsert = (m: UpsertAspect): boolean => {
+      const id = `${m.urn}\u0000${m.aspect}`
+      const fresh = newEntities.has(m.urn) && !touched.has(id)
+      touched.add(id)
+      if (m.precondition?.require === 'entity-absent' && !newEntities.has(m.urn)) {
+        return refuse(m, 'Cannot perform CREATE_ENTITY if not exists since the entity key already exists.')
+      }
+      return this.upsert(m, fresh)
+    }
+    for (const mutation of batch.mutations) {
+      const d = defaults.get(mutationUrn(mutation))
+      if (d && (mutation.kind === 'upsert' || mutation.kind === 'patch')) {
+        defaults.delete(d.urn)
+        if (!s.exists.get(d.urn, d.keyAspect)) {
+          newEntities.add(d.urn)
+          for (const a of d.aspects) {
+            if (written.has(`${d.urn}\u0000${a.aspect}`)) continue
+            upsert({
+              kind: 'upsert',
+              urn: d.urn,
+              entityType: d.entityType,
+              aspect: a.aspect,
+              value: a.value,
+              created: batch.created,
+              edges: a.edges,
+              // As DataHub: default aspects carry the system metadata (run id) of the write that created them.
+              ...(mutation.systemMetadata ? { systemMetadata: mutation.systemMetadata } : {}),
+            })
+          }
+        }
+      }
+      switch (mutation.kind) {
+        case 'upsert':
+          results.push({ urn: mutation.urn, aspect: mutation.aspect, changed: upsert(mutation) })
+          break
+        case 'patch':
+          results.push({
+            urn: mutation.urn,
+            aspect: mutation.aspect,
+            changed: upsert(this.patched(mutation)),
+          })
+          break
+        case 'delete':
+          touched.add(`${mutation.urn}\u0000${mutation.aspect}`)
+          if (mutation.isKeyAspect) newEntities.delete(mutation.urn)
+          results.push(this.delete(mutation))
+          break
+        case 'rollback':
+          if (mutation.isKeyAspect) newEntities.delete(mutation.urn)
+          results.push(this.rollback(mutation))
+          break
+        case 'timeseries':
+          this.appendTimeseries(mutation.row)
+          results.push({ urn: mutation.row.urn, aspect: mutation.row.aspect, changed: true })
+          break
+      }
+    }
+    return { results, seq: Number((s.head.get() as { seq: number | null }).seq ?? 0) }
+  }
+
+  /** The upsert a patch amounts to, computed from the latest stored value. */
+  private patched(m: PatchAspect): UpsertAspect {
+    const row = this.s.latestOne.get(m.urn, m.aspect) as AspectRow | undefined
+    const current = row ? (JSON.parse(row.metadata) as Record<string, unknown>) : undefined
+    return patchToUpsert(m, current)
+  }
+
+  /**
+   * Writes version 0, moving a different previous value to max+1. Returns false for a no-op.
+   * `fresh` means the row is known not to exist (a new entity's first write of the aspect).
+   */
+  private upsert(m: UpsertAspect, fresh = false): boolean {
+    const s = this.s
+    const json = m.valueJson ?? canonicalJson(m.value)
+    const current = fresh ? undefined : (s.latestOne.get(m.urn, m.aspect) as AspectRow | undefined)
+    if (current && m.precondition?.require === 'aspect-absent') {
+      return refuse(m, 'Cannot perform CREATE since the aspect already exists.')
+    }
+    const systemMetadata = withDefaults(m.systemMetadata, m.created, current)
+    if (current && current.metadata === json) {
+      s.touch.run(JSON.stringify(systemMetadata), m.urn, m.aspect)
+      return false
+    }
+    const smJson = JSON.stringify(systemMetadata)
+    if (current) {
+      const max = (s.maxVersion.get(m.urn, m.aspect) as { v: number }).v
+      s.archive.run(max + 1, m.urn, m.aspect)
+      s.updateLatest.run(json, smJson, m.created.time, m.created.actor, m.urn, m.aspect)
+    } else {
+      s.insert.run(m.urn, m.aspect, 0, json, smJson, m.created.time, m.created.actor)
+    }
+    if (!fresh) s.deleteEdgesOf.run(m.urn, m.aspect)
+    for (const e of m.edges) s.insertEdge.run(m.urn, e.type, e.destination, m.aspect)
+    s.log.run(m.urn, m.entityType, m.aspect, 'UPSERT', json, 0, m.created.time, m.created.actor, smJson)
+    return true
+  }
+
+  private delete(m: DeleteAspect): MutationResult {
+    const s = this.s
+    let rows: number
+    if (m.isKeyAspect) {
+      rows = s.deleteEntity.run(m.urn).changes
+      s.deleteOutgoing.run(m.urn)
+      s.deleteIncoming.run(m.urn)
+      s.deleteEntityTimeseries.run(m.urn)
+    } else {
+      rows = s.deleteAspect.run(m.urn, m.aspect).changes
+      s.deleteEdgesOf.run(m.urn, m.aspect)
+    }
+    if (rows > 0) {
+      const deleted = m.isKeyAspect ? 1 : 0
+      s.log.run(m.urn, m.entityType, m.aspect, 'DELETE', null, deleted, m.created.time, m.created.actor, null)
+    }
+    return { urn: m.urn, aspect: m.aspect, changed: rows > 0, rows }
+  }
+
+  /** Undoes the latest write of an aspect when `m.runId` made it (see {@link RollbackAspect}). */
+  private rollback(m: RollbackAspect): MutationResult {
+    const s = this.s
+    const current = s.latestOne.get(m.urn, m.aspect) as AspectRow | undefined
+    const runId = current?.systemmetadata
+      ? (JSON.parse(current.systemmetadata) as SystemMetadata).runId
+      : undefined
+    if (!current || runId !== m.runId) return { urn: m.urn, aspect: m.aspect, changed: false, rows: 0 }
+    const max = (s.maxVersion.get(m.urn, m.aspect) as { v: number }).v
+    if (m.isKeyAspect || max === 0) return this.delete({ ...m, kind: 'delete' })
+    s.deleteVersion.run(m.urn, m.aspect, 0)
+    s.promote.run(m.urn, m.aspect, max)
+    const restored = s.latestOne.get(m.urn, m.aspect) as AspectRow
+    this.replaceEdges(m.urn, m.aspect, m.edgesOf(JSON.parse(restored.metadata) as Record<string, unknown>))
+    s.log.run(
+      m.urn,
+      m.entityType,
+      m.aspect,
+      'UPSERT',
+      restored.metadata,
+      0,
+      m.created.time,
+      m.created.actor,
+      restored.systemmetadata,
+    )
+    return { urn: m.urn, aspect: m.aspect, changed: true, rows: 1 }
+  }
+
+  private appendTimeseries(row: TimeseriesRow): void {
+    const partition = row.value.partitionSpec === undefined ? '' : canonicalJson(row.value.partitionSpec)
+    const messageId = typeof row.value.messageId === 'string' ? row.value.messageId : ''
+    this.s.upsertTimeseries.run(
+      row.entityType,
+      row.aspect,
+      row.urn,
+      row.timestampMillis,
+      partition,
+      messageId,
+      JSON.stringify(row.value),
+      row.systemMetadata ? JSON.stringify(row.systemMetadata) : null,
+    )
+  }
+
+  /** Appends a change-log row (restate). */
+  log(urn: string, entityType: string, aspect: string, json: string, created: AuditStamp): void {
+    this.s.log.run(urn, entityType, aspect, 'UPSERT', json, 0, created.time, created.actor, null)
+  }
+}
+
+/** A write whose precondition failed: skipped when it asked to be dropped, refused otherwise. */
+function refuse(m: UpsertAspect, message: string): false {
+  if (m.precondition?.drop) return false
+  throw new ValidationError(`${message} (${m.urn}, ${m.aspect})`)
+}
+
+function mutationUrn(m: Mutation): string {
+  return m.kind === 'timeseries' ? m.row.urn : m.urn
+}
+
+function withDefaults(
+  given: SystemMetadata | undefined,
+  created: AuditStamp,
+  current?: AspectRow,
+): SystemMetadata {
+  const previous = current?.systemmetadata
+    ? (JSON.parse(current.systemmetadata) as SystemMetadata)
+    : undefined
+  const runId = given?.runId ?? NO_RUN_ID
+  return {
+    ...given,
+    lastObserved: given?.lastObserved ?? created.time,
+    runId,
+    lastRunId: given?.lastRunId ?? previous?.runId ?? NO_RUN_ID,
+  }
+}
+
+function prepareWrites(db: Database.Database) {
+  return {
+    exists: db.prepare('SELECT 1 FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0'),
+    latestOne: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0'),
+    maxVersion: db.prepare(
+      'SELECT COALESCE(MAX(version), 0) AS v FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?',
+    ),
+    insert: db.prepare(
+      'INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    archive: db.prepare(
+      `INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby)
+       SELECT urn, aspect, ?, metadata, systemmetadata, createdon, createdby FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`,
+    ),
+    updateLatest: db.prepare(
+      'UPDATE metadata_aspect_v2 SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ? WHERE urn = ? AND aspect = ? AND version = 0',
+    ),
+    touch: db.prepare(
+      'UPDATE metadata_aspect_v2 SET systemmetadata = ? WHERE urn = ? AND aspect = ? AND version = 0',
+    ),
+    deleteAspect: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
+    deleteEntity: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ?'),
+    deleteEntityTimeseries: db.prepare('DELETE FROM timeseries WHERE urn = ?'),
+    deleteEdgesOf: db.prepare('DELETE FROM edges WHERE source = ? AND aspect = ?'),
+    deleteOutgoing: db.prepare('DELETE FROM edges WHERE source = ?'),
+    deleteIncoming: db.prepare('DELETE FROM edges WHERE destination = ?'),
+    deleteVersion: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?'),
+    promote: db.prepare(
+      'UPDATE metadata_aspect_v2 SET version = 0 WHERE urn = ? AND aspect = ? AND version = ?',
+    ),
+    insertEdge: db.prepare(
+      'INSERT OR IGNORE INTO edges (source, type, destination, aspect) VALUES (?, ?, ?, ?)',
+    ),
+    log: db.prepare(
+      `INSERT INTO change_log (urn, entity_type, aspect, change, value, entity_deleted, created_on, created_by, system_metadata)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    head: db.prepare('SELECT MAX(seq) AS seq FROM change_log'),
+    upsertTimeseries: db.prepare(
+      `INSERT OR REPLACE INTO timeseries (entity_type, aspect, urn, timestamp_millis, partition_key, message_id, value, system_metadata)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+  }
+}
