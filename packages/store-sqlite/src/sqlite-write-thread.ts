@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads'
-import { UnavailableError, workerExecArgv } from '@catalog/core'
+import type { Worker } from 'node:worker_threads'
+import { startWorker, UnavailableError } from '@catalog/core'
 import type { WriteOutcome } from '@catalog/store'
 import { fromWireError, type WireBatch, type WriterCall, type WriterReply } from './sqlite-write-wire.js'
 
@@ -53,7 +53,7 @@ export class SqliteWriteThread {
 
   private start(): Promise<Worker> {
     this.starting ??= new Promise<Worker>((resolve, reject) => {
-      const worker = new Worker(WORKER_URL, { workerData: { file: this.file }, execArgv: workerExecArgv() })
+      const worker = startWorker(WORKER_URL, { workerData: { file: this.file } })
       let ready = false
       worker.on('message', (reply: WriterReply) => {
         if ('ready' in reply) {

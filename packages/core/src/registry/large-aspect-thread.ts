@@ -1,6 +1,6 @@
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import { UnavailableError } from '../errors.js'
-import { workerExecArgv } from '../worker-exec-argv.js'
+import { startWorker } from '../worker-exec-argv.js'
 import { fromPrepareError, type PrepareCall, type PrepareReply } from './large-aspect-protocol.js'
 
 /**
@@ -59,7 +59,7 @@ export function warmLargeAspectWorker(): void {
 }
 
 function start(): Worker {
-  const thread = new Worker(WORKER_URL, { execArgv: workerExecArgv() })
+  const thread = startWorker(WORKER_URL)
   thread.on('message', (reply: PrepareReply) => {
     const call = waiting.get(reply.id)
     waiting.delete(reply.id)

@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads'
-import { UnavailableError, workerExecArgv } from '@catalog/core'
+import type { Worker } from 'node:worker_threads'
+import { startWorker, UnavailableError } from '@catalog/core'
 import type {
   ApplyResult,
   AutocompleteRequest,
@@ -208,9 +208,8 @@ export class WorkerSearchIndex implements SearchIndex {
   }
 
   private spawn(): Promise<void> {
-    const worker = new Worker(WORKER_URL, {
+    const worker = startWorker(WORKER_URL, {
       workerData: { file: this.options.file, cacheMb: this.options.cacheMb } satisfies WorkerInit,
-      execArgv: workerExecArgv(),
     })
     this.worker = worker
     return new Promise<void>((resolve, reject) => {
