@@ -79,12 +79,10 @@ t.test('restoreIndices brings back edges deleted out of band', async (t) => {
   )
   t.ok(owned.body.entities.length > 0)
 
+  // Behind the catalog's back: its read caches follow the change log, so an edit that writes
+  // none is not seen over HTTP until restoreIndices (which announces every row it restores).
   db.exec('DELETE FROM edges')
-  const gone = await getJson(
-    app,
-    `/relationships?direction=INCOMING&urn=${encodeURIComponent(JDOE)}&types=OwnedBy`,
-  )
-  t.same(gone.body.entities, [], 'the relationships are gone')
+  t.same(edges(db), [], 'the edges are gone')
 
   const latest = (
     db.prepare('SELECT COUNT(*) AS n FROM metadata_aspect_v2 WHERE version = 0').get() as { n: number }
