@@ -1,6 +1,6 @@
-// Bundles the servers' TypeScript into dist/ with esbuild, one ES module per entry (the
-// workspace's own packages inlined, every npm package left to node), so a start loads a few
-// files instead of ~400 TypeScript sources through tsx's loader. `npm start` and the
+// Bundles the servers' TypeScript into dist/ with esbuild, one ES module per entry plus the
+// chunks they share (the workspace's own packages inlined, every npm package left to node), so
+// a start loads a dozen files instead of ~400 TypeScript sources through tsx's loader. `npm start` and the
 // `start:*` scripts run the bundle (scripts/start.mjs), rebuilding it first when a source changed.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
