@@ -2,7 +2,7 @@
  * Derives `packages/core/src/registry/model/datahub-model.json` from DataHub's model facts
  * (`datahub-model/model.json`: entity registry, PDL types and annotations).
  *
- *   npm run derive-model -- [path/to/model.json]     (default: ../shared/datahub-model/model.json)
+ *   npm run derive-model -- path/to/model.json
  *
  * What it does beyond copying:
  * - included records' fields are flattened into each record;
@@ -77,7 +77,12 @@ interface InModel {
 
 const PRIMITIVES = new Set(['string', 'int', 'long', 'float', 'double', 'boolean', 'bytes', 'null'])
 const here = dirname(fileURLToPath(import.meta.url))
-const input = resolve(process.argv[2] ?? join(here, '../../../../shared/datahub-model/model.json'))
+const given = process.argv[2]
+if (!given) {
+  process.stderr.write("usage: npm run derive-model -- path/to/model.json (DataHub's model facts)\n")
+  process.exit(2)
+}
+const input = resolve(given)
 const output = join(here, '../src/registry/model/datahub-model.json')
 const model = JSON.parse(readFileSync(input, 'utf8')) as InModel
 

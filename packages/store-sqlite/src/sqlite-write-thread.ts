@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads'
-import { startWorker, UnavailableError } from '@catalog/core'
+import { fromWireError, startWorker, UnavailableError } from '@catalog/core'
 import type { WriteOutcome } from '@catalog/store'
-import { fromWireError, type WireBatch, type WriterCall, type WriterReply } from './sqlite-write-wire.js'
+import type { WireBatch, WriterCall, WriterReply } from './sqlite-write-wire.js'
 
 const WORKER_URL = new URL('./sqlite-write-worker.mjs', import.meta.url)
 

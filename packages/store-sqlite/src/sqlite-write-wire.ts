@@ -1,4 +1,4 @@
-import { CatalogError, type CatalogErrorKind, canonicalJson, errorOfKind } from '@catalog/core'
+import { canonicalJson, type WireError } from '@catalog/core'
 import type { WriteBatch, WriteOutcome } from '@catalog/store'
 
 /**
@@ -72,13 +72,6 @@ export function batchFromWire(wire: WireBatch): WriteBatch {
   return batch as unknown as WriteBatch
 }
 
-/** An error as it crosses the thread boundary: domain errors keep their kind. */
-export interface WireError {
-  readonly kind?: CatalogErrorKind
-  readonly name: string
-  readonly message: string
-}
-
 /** Writer thread to event loop: the outcome of write `id`, its failure, or the thread's start-up failure. */
 export type WriterReply =
   | { readonly id: number; readonly ok: true; readonly outcome: WriteOutcome }
@@ -88,18 +81,3 @@ export type WriterReply =
 
 /** Event loop to writer thread: write a batch (as text), or close the connection and end. */
 export type WriterCall = { readonly id: number; readonly batch: WireBatch } | { readonly close: true }
-
-export function toWireError(err: unknown): WireError {
-  if (err instanceof CatalogError) return { kind: err.kind, name: err.name, message: err.message }
-  const e = err instanceof Error ? err : new Error(String(err))
-  return { name: e.name, message: e.message }
-}
-
-/** The error again on this side: the same domain error class, or a plain `Error`. */
-export function fromWireError(wire: WireError): Error {
-  const known = wire.kind ? errorOfKind(wire.kind, wire.message) : undefined
-  if (known) return known
-  const err = new Error(wire.message)
-  err.name = wire.name
-  return err
-}

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { CatalogError, UnavailableError } from '@catalog/core'
+import { CatalogError, toWireError, UnavailableError } from '@catalog/core'
 import Database from 'better-sqlite3'
-import { batchFromWire, toWireError, type WriterCall, type WriterReply } from './sqlite-write-wire.js'
+import { batchFromWire, type WriterCall, type WriterReply } from './sqlite-write-wire.js'
 import { SqliteWriter } from './sqlite-writer.js'
 
 /**

@@ -1,7 +1,8 @@
 import type { Worker } from 'node:worker_threads'
 import { UnavailableError } from '../errors.js'
+import { fromWireError } from '../wire-error.js'
 import { startWorker } from '../worker-exec-argv.js'
-import { fromPrepareError, type PrepareCall, type PrepareReply } from './large-aspect-protocol.js'
+import type { PrepareCall, PrepareReply } from './large-aspect-protocol.js'
 
 /**
  * Aspect JSON text at least this long is validated by the large-aspect worker; shorter text on
@@ -66,7 +67,7 @@ function start(): Worker {
     if (waiting.size === 0) thread.unref()
     if (!call) return
     if (reply.ok) call.resolve(prepared(reply.valueJson, reply.edgesJson))
-    else call.reject(fromPrepareError(reply.error))
+    else call.reject(fromWireError(reply.error))
   })
   thread.on('error', () => {
     // Reported by 'exit' below.

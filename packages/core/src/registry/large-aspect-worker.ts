@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads'
 import { InvalidInputError } from '../errors.js'
-import { type PrepareCall, type PrepareReply, toPrepareError } from './large-aspect-protocol.js'
+import { toWireError } from '../wire-error.js'
+import type { PrepareCall, PrepareReply } from './large-aspect-protocol.js'
 import { canonicalJson } from './normalize.js'
 import { Registry } from './registry.js'
 
@@ -29,7 +30,7 @@ port.on('message', (call: PrepareCall) => {
       .map((e) => ({ type: e.type, destination: e.destination }))
     reply = { id: call.id, ok: true, valueJson: canonicalJson(value), edgesJson: JSON.stringify(edges) }
   } catch (err) {
-    reply = { id: call.id, ok: false, error: toPrepareError(err) }
+    reply = { id: call.id, ok: false, error: toWireError(err) }
   }
   port.postMessage(reply)
 })

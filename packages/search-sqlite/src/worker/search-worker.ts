@@ -1,9 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { Registry } from '@catalog/core'
+import { Registry, toWireError } from '@catalog/core'
 import { DocumentDeriver, SearchSchema } from '@catalog/search'
 import { SqliteSearchIndex } from '../sqlite-search-index.js'
 import { applyLogText } from './log-applier.js'
-import { toWireError, type WorkerCall, type WorkerInit, type WorkerReply } from './protocol.js'
+import type { WorkerCall, WorkerInit, WorkerReply } from './protocol.js'
 
 /**
  * The search index's own thread: one {@link SqliteSearchIndex} that applies changes and answers

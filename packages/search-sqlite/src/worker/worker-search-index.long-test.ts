@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { InvalidInputError, UnavailableError } from '@catalog/core'
+import { fromWireError, InvalidInputError, toWireError, UnavailableError } from '@catalog/core'
 import { runSearchContract } from '@catalog/search/contract'
 import { ContractFixture } from '@catalog/search/contract-fixtures'
 import t from 'tap'
-import { fromWireError, toWireError } from './protocol.js'
 import { WorkerSearchIndex } from './worker-search-index.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'search-worker-'))

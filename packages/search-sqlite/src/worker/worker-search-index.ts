@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads'
-import { startWorker, UnavailableError } from '@catalog/core'
+import { fromWireError, startWorker, UnavailableError } from '@catalog/core'
 import type {
   ApplyResult,
   AutocompleteRequest,
@@ -16,13 +16,7 @@ import type {
   SearchRequest,
   SearchResultPage,
 } from '@catalog/search'
-import {
-  fromWireError,
-  type IndexOp,
-  type WorkerCall,
-  type WorkerInit,
-  type WorkerReply,
-} from './protocol.js'
+import type { IndexOp, WorkerCall, WorkerInit, WorkerReply } from './protocol.js'
 
 export interface WorkerSearchOptions extends WorkerInit {
   /** Longest a search, autocomplete or browse may take before it is cancelled (default 10 s). */
