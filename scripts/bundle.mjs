@@ -19,6 +19,7 @@ export const ENTRIES = {
   'search-worker': 'packages/search-sqlite/src/worker/search-worker.ts',
   'sqlite-write-worker': 'packages/store-sqlite/src/sqlite-write-worker.ts',
   'large-aspect-worker': 'packages/core/src/registry/large-aspect-worker.ts',
+  'json-body-worker': 'packages/http-kit/src/json-body-worker.ts',
 }
 
 /** A worker started as `new URL('./<name>.mjs', import.meta.url)` whose bundle is dist/<name>.mjs. */

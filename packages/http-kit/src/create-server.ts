@@ -16,6 +16,7 @@ import Fastify, {
 import { actionConstraint } from './action-constraint.js'
 import { type AdmissionOptions, installAdmission } from './admission.js'
 import { restliError, toRestliError } from './error-body.js'
+import { installJsonBodyParser } from './json-body-parser.js'
 import { lazyChildLoggerFactory } from './lazy-child-logger.js'
 
 export interface ServerOptions {
@@ -82,6 +83,7 @@ export function createServer(options: ServerOptions = {}): CatalogServer {
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
   installErrorHandling(app)
+  installJsonBodyParser(app)
   // Hooks on every request are callback-style, not async: no promise per hook and request.
   app.addHook('preHandler', (request, _reply, done) => done(nonFiniteParameter(request)))
   if (options.admission !== false) installAdmission(app, options.admission ?? {})
