@@ -69,18 +69,35 @@ export class EntityLoader {
     this.scheduled = false
     const groups = this.pending
     this.pending = new Map()
-    let turn = 0
+    const reads: Array<() => void> = []
     for (const [entityType, waiting] of groups) {
-      const urns = [...new Set(waiting.map((w) => w.urn))]
+      // The callers of each URN, in first-asked order (a URN is asked once per request, but
+      // pending calls made before the cache held it are kept).
+      const byUrn = new Map<string, Waiting[]>()
+      for (const w of waiting) {
+        const callers = byUrn.get(w.urn)
+        if (callers) callers.push(w)
+        else byUrn.set(w.urn, [w])
+      }
+      const urns = [...byUrn.keys()]
       for (let i = 0; i < urns.length; i += CHUNK) {
-        const chunk = new Set(urns.slice(i, i + CHUNK))
-        const mine = waiting.filter((w) => chunk.has(w.urn))
-        // One chunk per event-loop turn: a page of thousands of entities read in-process must
-        // not hold every other request for the whole read (over HTTP the chunks still overlap).
-        if (turn++ === 0) this.read(entityType, [...chunk], mine)
-        else setImmediate(() => this.read(entityType, [...chunk], mine))
+        const chunk = urns.slice(i, i + CHUNK)
+        const mine = chunk.flatMap((u) => byUrn.get(u) ?? [])
+        reads.push(() => this.read(entityType, chunk, mine))
       }
     }
+    this.readInTurns(reads, 0)
+  }
+
+  /**
+   * One chunk per event-loop turn: a page of thousands of entities read in-process must not hold
+   * every other request for the whole read (over HTTP the chunks still overlap). Each chunk's
+   * immediate is queued by the one before it: immediates queued together all run in one check
+   * phase, with no I/O served between them.
+   */
+  private readInTurns(reads: ReadonlyArray<() => void>, next: number): void {
+    reads[next]?.()
+    if (next + 1 < reads.length) setImmediate(() => this.readInTurns(reads, next + 1))
   }
 
   private read(entityType: string, urns: string[], waiting: readonly Waiting[]): void {

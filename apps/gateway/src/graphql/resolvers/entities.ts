@@ -44,6 +44,19 @@ export function typeNameOf(urn: string): string | undefined {
   }
 }
 
+const URN_PREFIX = 'urn:li:'
+
+/**
+ * {@link typeNameOf} for a URN the catalog stored (a search hit, valid by construction): read
+ * from its entity-type segment without parsing the rest (a page of 10,000 hits parsed each).
+ */
+export function typeNameOfStored(urn: string): string | undefined {
+  const end = urn.indexOf(':', URN_PREFIX.length)
+  return urn.startsWith(URN_PREFIX) && end > URN_PREFIX.length
+    ? MAPPINGS.get(urn.slice(URN_PREFIX.length, end))?.typeName
+    : undefined
+}
+
 /** A root query for one entity type: the object is built from the key even when the entity does not exist. */
 function entityQuery(entityName: string): Resolver {
   return ((_: unknown, { urn }: { urn: string }, ctx: CatalogContext): EntitySource => {

@@ -2,7 +2,7 @@ import { InvalidInputError } from '@catalog/core'
 import type { SearchAcrossBody, SearchAnswer } from '../clients/search-client.js'
 import { ref } from '../mappers/common.js'
 import { MAPPINGS } from '../mappers/index.js'
-import { typeNameOf } from './entities.js'
+import { typeNameOf, typeNameOfStored } from './entities.js'
 
 /** Entity types searched when no `types` are given: the searchable ones served here. */
 export const SEARCHED = [...MAPPINGS.keys()].filter(
@@ -131,5 +131,5 @@ export function toSearchResults(answer: SearchAnswer) {
       insights: null,
       extraProperties: null,
     }))
-    .filter((r) => typeNameOf(r.entity.urn) !== undefined)
+    .filter((r) => typeNameOfStored(r.entity.urn) !== undefined)
 }
