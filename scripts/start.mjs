@@ -1,9 +1,14 @@
 // `npm start` (and `npm run start:<app>`): runs one app from its bundle in dist/, in this very
 // process. The bundle is rebuilt first when it is missing or older than a source, so edits
 // count at the next start; if it cannot be built, the app runs from its TypeScript sources.
+import module from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { bundle, DIST, ENTRIES, isStale, ROOT } from './bundle.mjs'
+
+// Node 22.1 and later keep the compiled code of every module loaded (the bundle and its npm
+// packages) on disk, so later starts skip compiling it; Node 20 has no such cache.
+module.enableCompileCache?.(join(DIST, '.compile-cache'))
 
 const APPS = ['all-in-one', 'gateway', 'metadata-service', 'search-service']
 const name = process.argv[2] ?? 'all-in-one'

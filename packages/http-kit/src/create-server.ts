@@ -15,6 +15,7 @@ import Fastify, {
 } from 'fastify'
 import { actionConstraint } from './action-constraint.js'
 import { type AdmissionOptions, installAdmission } from './admission.js'
+import { DeferredSchemas, type WarmResult } from './deferred-schemas.js'
 import { restliError, toRestliError } from './error-body.js'
 import { installJsonBodyParser } from './json-body-parser.js'
 import { lazyChildLoggerFactory } from './lazy-child-logger.js'
@@ -27,6 +28,17 @@ export interface ServerOptions {
   readonly logRequests?: boolean
   /** Admission control (429 + Retry-After under overload); `false` turns it off. */
   readonly admission?: AdmissionOptions | false
+}
+
+const deferred = new WeakMap<object, DeferredSchemas>()
+
+/**
+ * Compiles every route schema of a server made by {@link createServer} that no request has
+ * compiled yet (a listening server does so by itself).
+ */
+export function warmRouteSchemas(app: FastifyInstance): Promise<WarmResult> {
+  const schemas = deferred.get(app)
+  return schemas ? schemas.warm(app.log) : Promise.resolve({ compiled: 0, failed: 0 })
 }
 
 /** The header that carries a request's id in and out, and between services in split mode. */
@@ -53,6 +65,7 @@ export type CatalogServer = FastifyInstance<
  */
 export function createServer(options: ServerOptions = {}): CatalogServer {
   const logger = options.logger ?? false
+  const schemas = new DeferredSchemas()
   const app = Fastify({
     ...(typeof logger === 'object' && logger !== null && 'child' in logger
       ? { loggerInstance: logger as FastifyBaseLogger }
@@ -81,7 +94,18 @@ export function createServer(options: ServerOptions = {}): CatalogServer {
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
     },
+    schemaController: schemas.controller(),
   }).withTypeProvider<TypeBoxTypeProvider>()
+  deferred.set(app, schemas)
+  // Route schemas compile at first use; a listening server compiles the rest in short steps.
+  app.addHook('onListen', function (done) {
+    void schemas.warm(this.log)
+    done()
+  })
+  app.addHook('onClose', (_instance, done) => {
+    schemas.stop()
+    done()
+  })
   installErrorHandling(app)
   installJsonBodyParser(app)
   // Hooks on every request are callback-style, not async: no promise per hook and request.
