@@ -1,5 +1,4 @@
-import type { Worker } from 'node:worker_threads'
-import { startWorker, UnavailableError } from '@catalog/core'
+import { WorkerCalls } from '@catalog/core'
 import { errorCodes, type FastifyInstance } from 'fastify'
 import type { ParseCall, ParseReply } from './json-body-protocol.js'
 
@@ -10,16 +9,10 @@ import type { ParseCall, ParseReply } from './json-body-protocol.js'
  */
 export const THREAD_BODY_BYTES = 256 * 1024
 
-const WORKER_URL = new URL('./json-body-worker.mjs', import.meta.url)
-
-interface Waiting {
-  readonly resolve: (value: unknown) => void
-  readonly reject: (err: Error) => void
-}
-
-let worker: Worker | undefined
-const waiting = new Map<number, Waiting>()
-let nextId = 1
+const calls = new WorkerCalls<ParseCall, ParseReply>(
+  new URL('./json-body-worker.mjs', import.meta.url),
+  'the JSON body worker stopped; retry the request',
+)
 
 /**
  * Replaces fastify's `application/json` parser with one that gives the same answers (the same
@@ -41,38 +34,11 @@ export function installJsonBodyParser(app: FastifyInstance): void {
 }
 
 /** Parses JSON bytes on the worker (started at the first call; it does not keep the process alive while idle). */
-export function parseOnWorker(bytes: Uint8Array): Promise<unknown> {
-  worker ??= start()
-  const thread = worker
-  const id = nextId++
-  thread.ref()
+export async function parseOnWorker(bytes: Uint8Array): Promise<unknown> {
   // fastify copies the body into a buffer of its own, which moves to the worker without a copy.
   const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
   const sent = owned ? bytes : new Uint8Array(bytes)
-  return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject })
-    thread.postMessage({ id, bytes: sent } satisfies ParseCall, [sent.buffer as ArrayBuffer])
-  })
-}
-
-function start(): Worker {
-  const thread = startWorker(WORKER_URL)
-  thread.on('message', (reply: ParseReply) => {
-    const call = waiting.get(reply.id)
-    waiting.delete(reply.id)
-    if (waiting.size === 0) thread.unref()
-    if (!call) return
-    if (reply.ok) call.resolve(reply.value)
-    else call.reject(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY())
-  })
-  thread.on('error', () => {
-    // Reported by 'exit' below.
-  })
-  thread.on('exit', () => {
-    if (worker === thread) worker = undefined
-    for (const call of waiting.values())
-      call.reject(new UnavailableError('the JSON body worker stopped; retry the request'))
-    waiting.clear()
-  })
-  return thread
+  const reply = await calls.call({ bytes: sent }, [sent.buffer as ArrayBuffer])
+  if (!reply.ok) throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()
+  return reply.value
 }

@@ -1,7 +1,5 @@
-import type { Worker } from 'node:worker_threads'
-import { UnavailableError } from '../errors.js'
 import { fromWireError } from '../wire-error.js'
-import { startWorker } from '../worker-exec-argv.js'
+import { WorkerCalls } from '../worker-calls.js'
 import type { PrepareCall, PrepareReply } from './large-aspect-protocol.js'
 
 /**
@@ -22,16 +20,10 @@ export interface PreparedAspect {
   readonly edgesJson: string
 }
 
-const WORKER_URL = new URL('./large-aspect-worker.mjs', import.meta.url)
-
-interface Waiting {
-  readonly resolve: (prepared: PreparedAspect) => void
-  readonly reject: (err: Error) => void
-}
-
-let worker: Worker | undefined
-const waiting = new Map<number, Waiting>()
-let nextId = 1
+const calls = new WorkerCalls<PrepareCall, PrepareReply>(
+  new URL('./large-aspect-worker.mjs', import.meta.url),
+  'the aspect validation worker stopped; retry the write',
+)
 
 /**
  * Parses, validates (as `Registry.validateAspect`) and normalizes an aspect's JSON text and
@@ -39,15 +31,10 @@ let nextId = 1
  * with the same domain errors and messages as the event-loop path. The one worker of the
  * process is started at the first call and does not keep the process alive while idle.
  */
-export function prepareLargeAspect(input: Omit<PrepareCall, 'id'>): Promise<PreparedAspect> {
-  worker ??= start()
-  const thread = worker
-  const id = nextId++
-  thread.ref()
-  return new Promise<PreparedAspect>((resolve, reject) => {
-    waiting.set(id, { resolve, reject })
-    thread.postMessage({ ...input, id } satisfies PrepareCall)
-  })
+export async function prepareLargeAspect(input: Omit<PrepareCall, 'id'>): Promise<PreparedAspect> {
+  const reply = await calls.call(input)
+  if (!reply.ok) throw fromWireError(reply.error)
+  return prepared(reply.valueJson, reply.edgesJson)
 }
 
 /**
@@ -55,30 +42,7 @@ export function prepareLargeAspect(input: Omit<PrepareCall, 'id'>): Promise<Prep
  * would otherwise share the CPU with the worker's start (~0.3 s). It does not keep the process alive.
  */
 export function warmLargeAspectWorker(): void {
-  worker ??= start()
-  if (waiting.size === 0) worker.unref()
-}
-
-function start(): Worker {
-  const thread = startWorker(WORKER_URL)
-  thread.on('message', (reply: PrepareReply) => {
-    const call = waiting.get(reply.id)
-    waiting.delete(reply.id)
-    if (waiting.size === 0) thread.unref()
-    if (!call) return
-    if (reply.ok) call.resolve(prepared(reply.valueJson, reply.edgesJson))
-    else call.reject(fromWireError(reply.error))
-  })
-  thread.on('error', () => {
-    // Reported by 'exit' below.
-  })
-  thread.on('exit', () => {
-    if (worker === thread) worker = undefined
-    for (const call of waiting.values())
-      call.reject(new UnavailableError('the aspect validation worker stopped; retry the write'))
-    waiting.clear()
-  })
-  return thread
+  calls.warm()
 }
 
 function prepared(valueJson: string, edgesJson: string): PreparedAspect {

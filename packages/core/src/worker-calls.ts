@@ -1,0 +1,63 @@
+import type { Transferable, Worker } from 'node:worker_threads'
+import { UnavailableError } from './errors.js'
+import { startWorker } from './worker-exec-argv.js'
+
+interface Waiting<Reply> {
+  readonly resolve: (reply: Reply) => void
+  readonly reject: (err: Error) => void
+}
+
+/**
+ * Calls to one worker thread, each answered by one reply with the call's `id`. The worker is
+ * started at the first call (or {@link warm}); it keeps the process alive only while a call is
+ * waiting; if it stops, the waiting calls fail with {@link UnavailableError} and the next call
+ * starts a new one.
+ */
+export class WorkerCalls<Call extends { readonly id: number }, Reply extends { readonly id: number }> {
+  private worker: Worker | undefined
+  private readonly waiting = new Map<number, Waiting<Reply>>()
+  private nextId = 1
+
+  /** `stopped` completes "the … worker stopped; retry …" for calls a stopped worker leaves. */
+  constructor(
+    private readonly url: URL,
+    private readonly stopped: string,
+  ) {}
+
+  /** Sends a call (its `transfer` list moved, not copied) and resolves with the worker's reply. */
+  call(call: Omit<Call, 'id'>, transfer: readonly Transferable[] = []): Promise<Reply> {
+    this.worker ??= this.start()
+    const thread = this.worker
+    const id = this.nextId++
+    thread.ref()
+    return new Promise<Reply>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject })
+      thread.postMessage({ ...call, id }, [...transfer])
+    })
+  }
+
+  /** Starts the worker now rather than at the first call, without keeping the process alive. */
+  warm(): void {
+    this.worker ??= this.start()
+    if (this.waiting.size === 0) this.worker.unref()
+  }
+
+  private start(): Worker {
+    const thread = startWorker(this.url)
+    thread.on('message', (reply: Reply) => {
+      const call = this.waiting.get(reply.id)
+      this.waiting.delete(reply.id)
+      if (this.waiting.size === 0) thread.unref()
+      call?.resolve(reply)
+    })
+    thread.on('error', () => {
+      // Reported by 'exit' below.
+    })
+    thread.on('exit', () => {
+      if (this.worker === thread) this.worker = undefined
+      for (const call of this.waiting.values()) call.reject(new UnavailableError(this.stopped))
+      this.waiting.clear()
+    })
+    return thread
+  }
+}
