@@ -76,8 +76,19 @@ function rawInsert(file: string): { seconds: number; rows: number } {
   db.pragma('synchronous = OFF')
   db.pragma('cache_size = -131072')
   db.exec(STORE_DDL)
-  const insert = db.prepare('INSERT INTO metadata_aspect_v2 VALUES (?, ?, 0, ?, ?, ?, ?)')
-  const edge = db.prepare('INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)')
+  // The store's layout: URNs once in `urns`, rows and edges by URN id (ids kept in a map here).
+  const insert = db.prepare('INSERT INTO aspect_rows VALUES (?, ?, 0, ?, ?, ?, ?)')
+  const edge = db.prepare('INSERT OR IGNORE INTO edge_rows VALUES (?, ?, ?, ?)')
+  const addUrn = db.prepare('INSERT INTO urns (urn) VALUES (?)')
+  const ids = new Map<string, number>()
+  const idOf = (urn: string) => {
+    let id = ids.get(urn)
+    if (id === undefined) {
+      id = Number(addUrn.run(urn).lastInsertRowid)
+      ids.set(urn, id)
+    }
+    return id
+  }
   const sm = JSON.stringify({
     lastObserved: STAMP.time,
     runId: 'bench-import',
@@ -96,9 +107,10 @@ function rawInsert(file: string): { seconds: number; rows: number } {
         })),
       ]
       for (const { aspect, value } of values) {
-        insert.run(ref.urn, aspect, canonicalJson(value), sm, STAMP.time, STAMP.actor)
+        const id = idOf(ref.urn)
+        insert.run(id, aspect, canonicalJson(value), sm, STAMP.time, STAMP.actor)
         for (const e of registry.edges(entity, aspect, value))
-          edge.run(ref.urn, e.type, e.destination, aspect)
+          edge.run(id, e.type, idOf(e.destination), aspect)
         rows++
       }
     }
@@ -118,7 +130,7 @@ function spaceByObject(file: string): Array<[string, number]> {
   const db = new Database(file, { readonly: true })
   try {
     return db
-      .prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8')
+      .prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 9')
       .raw()
       .all() as Array<[string, number]>
   } finally {
@@ -185,8 +197,8 @@ export async function importBench(): Promise<string[]> {
     say(out.trim())
     const store = join(dataDir, 'metadata.db')
     const db = new Database(store, { readonly: true })
-    const rows = (db.prepare('SELECT COUNT(*) AS n FROM metadata_aspect_v2').get() as { n: number }).n
-    const edges = (db.prepare('SELECT COUNT(*) AS n FROM edges').get() as { n: number }).n
+    const rows = (db.prepare('SELECT COUNT(*) AS n FROM aspect_rows').get() as { n: number }).n
+    const edges = (db.prepare('SELECT COUNT(*) AS n FROM edge_rows').get() as { n: number }).n
     db.close()
     say(
       `stored: ${fmt(rows)} aspect rows, ${fmt(edges)} edges in ${fmt(seconds, 1)} s (whole command, search index included)`,

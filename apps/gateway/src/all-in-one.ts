@@ -18,7 +18,7 @@ await runServer(config, {
   port: config.PORT,
   describe: { dataDir: config.CATALOG_DATA_DIR, store: config.CATALOG_STORE, search: config.CATALOG_SEARCH },
   build: async (app, log, metrics) => {
-    const store = await openStore(config)
+    const store = await openStore(config, log)
     const registry = new Registry()
     // Search: its own index in the data dir, kept in step with the store's change log. At start
     // only the log's tail (after the index's durable cursor) is applied; afterwards every

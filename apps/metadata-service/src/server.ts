@@ -26,7 +26,7 @@ await runServer(config, {
   port: config.CATALOG_METADATA_PORT,
   describe: { dataDir: config.CATALOG_DATA_DIR, store: config.CATALOG_STORE },
   build: async (app, log, metrics) => {
-    const store = await openStore(config)
+    const store = await openStore(config, log)
     gauge(metrics, 'catalog_changelog_head', 'sequence number of the newest change-log entry', () =>
       store.head(),
     )

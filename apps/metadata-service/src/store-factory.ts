@@ -5,12 +5,16 @@ import type { MetadataStore } from '@catalog/store'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
 
 /** Opens the metadata store the configuration names: the one place an adapter is picked. */
-export async function openStore(config: Config): Promise<MetadataStore> {
+export async function openStore(
+  config: Config,
+  log?: { warn: (message: string) => void },
+): Promise<MetadataStore> {
   switch (config.CATALOG_STORE) {
     case 'sqlite': {
       const store = new SqliteMetadataStore({
         file: join(config.CATALOG_DATA_DIR, 'metadata.db'),
         durability: config.CATALOG_DURABILITY,
+        ...(log ? { onMigrate: (note: string) => log.warn(note) } : {}),
       })
       // The threads that take a large write off the event loop start with the server, so that
       // the first large write does not share the CPU with their start.

@@ -1,30 +1,82 @@
-/** DDL of the embedded store; idempotent, run at every open. */
+/** The layout version {@link STORE_DDL} builds, kept in the file as `PRAGMA user_version`. */
+export const STORE_SCHEMA_VERSION = 2
+
+/**
+ * DDL of the embedded store; idempotent, run at every open (after {@link openStoreSchema}
+ * migrated an older file).
+ *
+ * Every URN is stored once, in `urns`; aspect rows and edges refer to it by its integer id, which
+ * takes a fraction of the space of the text in every row and index entry. The views
+ * `metadata_aspect_v2` (DataHub's table, column for column) and `edges` show the rows with their
+ * URNs and accept INSERT, UPDATE and DELETE, for operators and tools; the store itself reads and
+ * writes the tables. A URN's id is never reused: ids of deleted entities stay in `urns`.
+ */
 export const STORE_DDL = `
-CREATE TABLE IF NOT EXISTS metadata_aspect_v2 (
-  urn TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS urns (
+  id INTEGER PRIMARY KEY,
+  urn TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS urns_by_urn ON urns (urn);
+
+CREATE TABLE IF NOT EXISTS aspect_rows (
+  eid INTEGER NOT NULL,
   aspect TEXT NOT NULL,
   version INTEGER NOT NULL,
   metadata TEXT NOT NULL,
   systemmetadata TEXT,
   createdon INTEGER NOT NULL,
   createdby TEXT NOT NULL,
-  PRIMARY KEY (urn, aspect, version)
+  PRIMARY KEY (eid, aspect, version)
 ) WITHOUT ROWID;
-DROP INDEX IF EXISTS metadata_aspect_latest_by_name;
-CREATE INDEX IF NOT EXISTS metadata_aspect_by_run
-  ON metadata_aspect_v2 (json_extract(systemmetadata, '$.runId'), urn, aspect) WHERE version = 0;
+CREATE INDEX IF NOT EXISTS aspect_rows_by_run
+  ON aspect_rows (json_extract(systemmetadata, '$.runId'), eid, aspect) WHERE version = 0;
 
-CREATE TABLE IF NOT EXISTS edges (
-  source TEXT NOT NULL,
+-- Keyed in the order outgoing reads use (source, type, destination); the one index serves
+-- incoming reads. Deletes by (source, aspect) read the source's edges from the key.
+CREATE TABLE IF NOT EXISTS edge_rows (
+  src INTEGER NOT NULL,
   type TEXT NOT NULL,
-  destination TEXT NOT NULL,
+  dst INTEGER NOT NULL,
   aspect TEXT NOT NULL,
-  PRIMARY KEY (source, type, destination, aspect)
+  PRIMARY KEY (src, type, dst, aspect)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS edges_incoming ON edges (destination, type, source);
-CREATE INDEX IF NOT EXISTS edges_by_aspect ON edges (source, aspect);
--- The relationship scroll's order (DataHub's edge sort); built once when an older data dir opens.
-CREATE INDEX IF NOT EXISTS edges_scroll ON edges (source, destination, type);
+CREATE INDEX IF NOT EXISTS edge_rows_incoming ON edge_rows (dst, type, src);
+
+CREATE VIEW IF NOT EXISTS metadata_aspect_v2 AS
+  SELECT u.urn AS urn, a.aspect AS aspect, a.version AS version, a.metadata AS metadata,
+    a.systemmetadata AS systemmetadata, a.createdon AS createdon, a.createdby AS createdby
+  FROM aspect_rows a JOIN urns u ON u.id = a.eid;
+CREATE TRIGGER IF NOT EXISTS metadata_aspect_v2_insert INSTEAD OF INSERT ON metadata_aspect_v2 BEGIN
+  INSERT OR IGNORE INTO urns (urn) VALUES (NEW.urn);
+  INSERT INTO aspect_rows (eid, aspect, version, metadata, systemmetadata, createdon, createdby)
+    VALUES ((SELECT id FROM urns WHERE urn = NEW.urn), NEW.aspect, NEW.version, NEW.metadata,
+      NEW.systemmetadata, NEW.createdon, NEW.createdby);
+END;
+CREATE TRIGGER IF NOT EXISTS metadata_aspect_v2_update INSTEAD OF UPDATE ON metadata_aspect_v2 BEGIN
+  INSERT OR IGNORE INTO urns (urn) VALUES (NEW.urn);
+  UPDATE aspect_rows SET eid = (SELECT id FROM urns WHERE urn = NEW.urn), aspect = NEW.aspect,
+    version = NEW.version, metadata = NEW.metadata, systemmetadata = NEW.systemmetadata,
+    createdon = NEW.createdon, createdby = NEW.createdby
+  WHERE eid = (SELECT id FROM urns WHERE urn = OLD.urn) AND aspect = OLD.aspect AND version = OLD.version;
+END;
+CREATE TRIGGER IF NOT EXISTS metadata_aspect_v2_delete INSTEAD OF DELETE ON metadata_aspect_v2 BEGIN
+  DELETE FROM aspect_rows
+  WHERE eid = (SELECT id FROM urns WHERE urn = OLD.urn) AND aspect = OLD.aspect AND version = OLD.version;
+END;
+
+CREATE VIEW IF NOT EXISTS edges AS
+  SELECT s.urn AS source, e.type AS type, d.urn AS destination, e.aspect AS aspect
+  FROM edge_rows e JOIN urns s ON s.id = e.src JOIN urns d ON d.id = e.dst;
+CREATE TRIGGER IF NOT EXISTS edges_insert INSTEAD OF INSERT ON edges BEGIN
+  INSERT OR IGNORE INTO urns (urn) VALUES (NEW.source);
+  INSERT OR IGNORE INTO urns (urn) VALUES (NEW.destination);
+  INSERT INTO edge_rows (src, type, dst, aspect) VALUES ((SELECT id FROM urns WHERE urn = NEW.source),
+    NEW.type, (SELECT id FROM urns WHERE urn = NEW.destination), NEW.aspect);
+END;
+CREATE TRIGGER IF NOT EXISTS edges_delete INSTEAD OF DELETE ON edges BEGIN
+  DELETE FROM edge_rows WHERE src = (SELECT id FROM urns WHERE urn = OLD.source) AND type = OLD.type
+    AND dst = (SELECT id FROM urns WHERE urn = OLD.destination) AND aspect = OLD.aspect;
+END;
 
 CREATE TABLE IF NOT EXISTS change_log (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,

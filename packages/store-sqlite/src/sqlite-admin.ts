@@ -7,13 +7,14 @@ const RUN_ID = "json_extract(a.systemmetadata, '$.runId')"
 const OBSERVED = "COALESCE(json_extract(a.systemmetadata, '$.lastObserved'), a.createdon)"
 /** Rows of soft-deleted entities are left out unless asked for. */
 const NOT_SOFT_DELETED = `(@includeSoft = 1 OR NOT EXISTS (
-  SELECT 1 FROM metadata_aspect_v2 s WHERE s.urn = a.urn AND s.aspect = 'status' AND s.version = 0
+  SELECT 1 FROM aspect_rows s WHERE s.eid = a.eid AND s.aspect = 'status' AND s.version = 0
     AND json_extract(s.metadata, '$.removed') = 1))`
 
 /**
  * Runs, counts and time-series deletes of the embedded store. Runs are read from the latest
- * aspect rows through the `metadata_aspect_by_run` expression index, so every write path keeps
- * them without extra bookkeeping.
+ * aspect rows through the `aspect_rows_by_run` expression index, so every write path keeps
+ * them without extra bookkeeping. The index holds URN ids, not URNs: a run's rows are put in
+ * (urn, aspect) order by a sort of that run's rows.
  */
 export class SqliteAdmin {
   private readonly stmt: ReturnType<typeof prepare>
@@ -60,18 +61,18 @@ function page(q: RunPageQuery) {
 function prepare(db: Database.Database) {
   return {
     count: db.prepare(
-      `SELECT COUNT(*) AS n FROM metadata_aspect_v2
-       WHERE version = 0 AND aspect = @aspect AND (@urnLike IS NULL OR urn LIKE @urnLike)`,
+      `SELECT COUNT(*) AS n FROM aspect_rows a CROSS JOIN urns u ON u.id = a.eid
+       WHERE a.version = 0 AND a.aspect = @aspect AND (@urnLike IS NULL OR u.urn LIKE @urnLike)`,
     ),
     runs: db.prepare(
-      `SELECT ${RUN_ID} AS run_id, COUNT(*) AS n, MAX(${OBSERVED}) AS ts FROM metadata_aspect_v2 a
+      `SELECT ${RUN_ID} AS run_id, COUNT(*) AS n, MAX(${OBSERVED}) AS ts FROM aspect_rows a
        WHERE a.version = 0 AND ${RUN_ID} IS NOT NULL AND ${RUN_ID} <> @noRun AND ${NOT_SOFT_DELETED}
        GROUP BY run_id ORDER BY ts DESC, run_id LIMIT @count OFFSET @start`,
     ),
     runAspects: db.prepare(
-      `SELECT a.urn, a.aspect, ${OBSERVED} AS ts FROM metadata_aspect_v2 a
+      `SELECT u.urn, a.aspect, ${OBSERVED} AS ts FROM aspect_rows a CROSS JOIN urns u ON u.id = a.eid
        WHERE a.version = 0 AND ${RUN_ID} = @runId AND ${NOT_SOFT_DELETED}
-       ORDER BY a.urn, a.aspect LIMIT @count OFFSET @start`,
+       ORDER BY u.urn, a.aspect LIMIT @count OFFSET @start`,
     ),
     deleteSeries: db.prepare(
       `DELETE FROM timeseries WHERE urn = @urn AND (@aspect IS NULL OR aspect = @aspect)

@@ -54,38 +54,39 @@ export function bulkStatements(db: Database.Database) {
     touchedCount: db.prepare('SELECT COUNT(*) AS n FROM bulk_import_touched'),
     untouch: db.prepare('DELETE FROM bulk_import_touched WHERE urn = ?'),
     head: db.prepare('SELECT MAX(seq) AS seq FROM change_log'),
-    exists: db.prepare('SELECT 1 FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0'),
+    // Aspect rows and edges by URN id (see STORE_DDL).
+    exists: db.prepare(
+      'SELECT 1 FROM urns u CROSS JOIN aspect_rows a ON a.eid = u.id WHERE u.urn = ? AND a.aspect = ? AND a.version = 0',
+    ),
     latest: db.prepare(
-      'SELECT metadata, systemmetadata FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0',
+      'SELECT metadata, systemmetadata FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0',
     ),
     maxVersion: db.prepare(
-      'SELECT COALESCE(MAX(version), 0) AS v FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?',
+      'SELECT COALESCE(MAX(version), 0) AS v FROM aspect_rows WHERE eid = ? AND aspect = ?',
     ),
     insert: db.prepare(
-      'INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, 0, ?, ?, ?, ?)',
+      'INSERT INTO aspect_rows (eid, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, 0, ?, ?, ?, ?)',
     ),
     putRow: db.prepare(
-      'INSERT OR REPLACE INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR REPLACE INTO aspect_rows (eid, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     archive: db.prepare(
-      `INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby)
-       SELECT urn, aspect, ?, metadata, systemmetadata, createdon, createdby FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`,
+      `INSERT INTO aspect_rows (eid, aspect, version, metadata, systemmetadata, createdon, createdby)
+       SELECT eid, aspect, ?, metadata, systemmetadata, createdon, createdby FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0`,
     ),
     updateLatest: db.prepare(
-      'UPDATE metadata_aspect_v2 SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ? WHERE urn = ? AND aspect = ? AND version = 0',
+      'UPDATE aspect_rows SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ? WHERE eid = ? AND aspect = ? AND version = 0',
     ),
     touchSystemMetadata: db.prepare(
-      'UPDATE metadata_aspect_v2 SET systemmetadata = ? WHERE urn = ? AND aspect = ? AND version = 0',
+      'UPDATE aspect_rows SET systemmetadata = ? WHERE eid = ? AND aspect = ? AND version = 0',
     ),
-    deleteAspect: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
-    deleteEntity: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ?'),
+    deleteAspect: db.prepare('DELETE FROM aspect_rows WHERE eid = ? AND aspect = ?'),
+    deleteEntity: db.prepare('DELETE FROM aspect_rows WHERE eid = ?'),
     deleteTimeseries: db.prepare('DELETE FROM timeseries WHERE urn = ?'),
-    deleteEdgesOf: db.prepare('DELETE FROM edges WHERE source = ? AND aspect = ?'),
-    deleteOutgoing: db.prepare('DELETE FROM edges WHERE source = ?'),
-    deleteIncoming: db.prepare('DELETE FROM edges WHERE destination = ?'),
-    insertEdge: db.prepare(
-      'INSERT OR IGNORE INTO edges (source, type, destination, aspect) VALUES (?, ?, ?, ?)',
-    ),
+    deleteEdgesOf: db.prepare('DELETE FROM edge_rows WHERE src = ? AND aspect = ?'),
+    deleteOutgoing: db.prepare('DELETE FROM edge_rows WHERE src = ?'),
+    deleteIncoming: db.prepare('DELETE FROM edge_rows WHERE dst = ?'),
+    insertEdge: db.prepare('INSERT OR IGNORE INTO edge_rows (src, type, dst, aspect) VALUES (?, ?, ?, ?)'),
     putTimeseries: db.prepare(
       `INSERT OR REPLACE INTO timeseries (entity_type, aspect, urn, timestamp_millis, partition_key, message_id, value, system_metadata)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -13,6 +13,8 @@ import { patchToUpsert } from '@catalog/store'
 import Database from 'better-sqlite3'
 import { STORE_DDL } from './schema.js'
 import { BULK_DDL, type BulkProgress, bulkStatements } from './sqlite-bulk-import-ddl.js'
+import { openStoreSchema } from './sqlite-schema.js'
+import { UrnIds } from './sqlite-urn-ids.js'
 
 export type { BulkProgress } from './sqlite-bulk-import-ddl.js'
 
@@ -39,6 +41,7 @@ export interface BulkAspectRow {
 export class SqliteBulkImport {
   private readonly db: Database.Database
   private readonly s: ReturnType<typeof bulkStatements>
+  private readonly ids: UrnIds
   private inTransaction = false
   /** Aspect rows written so far (new or changed latest values, archived versions, history rows). */
   rowsWritten = 0
@@ -55,7 +58,7 @@ export class SqliteBulkImport {
       this.db.pragma('busy_timeout = 5000')
       this.db.pragma('cache_size = -131072')
       this.db.pragma('wal_autocheckpoint = 20000')
-      this.db.exec(STORE_DDL)
+      openStoreSchema(this.db)
       this.db.exec(BULK_DDL)
     } catch (err) {
       throw new UnavailableError(`cannot open the metadata store at ${file}: ${(err as Error).message}`, {
@@ -63,6 +66,7 @@ export class SqliteBulkImport {
       })
     }
     this.s = bulkStatements(this.db)
+    this.ids = new UrnIds(this.db)
   }
 
   /**
@@ -79,7 +83,7 @@ export class SqliteBulkImport {
 
   /** Aspect rows in the store (to decide on {@link deferIndexes}). */
   aspectRows(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM metadata_aspect_v2').get() as { n: number }).n
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM aspect_rows').get() as { n: number }).n
   }
 
   /** The saved progress of an input (by its key), if an import of it began. */
@@ -129,7 +133,7 @@ export class SqliteBulkImport {
     if (!this.inTransaction) throw new Error('SqliteBulkImport.putVersion outside commit()')
     this.rowsWritten++
     this.s.putRow.run(
-      row.urn,
+      this.ids.ensure(row.urn),
       row.aspect,
       row.version,
       canonicalJson(row.value),
@@ -231,7 +235,9 @@ export class SqliteBulkImport {
           results.push({ urn: m.urn, aspect: m.aspect, changed: upsert(m) })
           break
         case 'patch': {
-          const row = s.latest.get(m.urn, m.aspect) as { metadata: string } | undefined
+          const id = this.ids.of(m.urn)
+          const row =
+            id === undefined ? undefined : (s.latest.get(id, m.aspect) as { metadata: string } | undefined)
           const current = row ? (JSON.parse(row.metadata) as Record<string, unknown>) : undefined
           const value = patchToUpsert(m, current)
           results.push({ urn: m.urn, aspect: m.aspect, changed: upsert(value) })
@@ -273,9 +279,11 @@ export class SqliteBulkImport {
   private upsert(m: UpsertAspect, isNewEntity: boolean, fresh: boolean): boolean {
     const s = this.s
     const json = canonicalJson(m.value)
-    const current = fresh
-      ? undefined
-      : (s.latest.get(m.urn, m.aspect) as { metadata: string; systemmetadata: string | null } | undefined)
+    const known = fresh ? undefined : this.ids.of(m.urn)
+    const current =
+      known === undefined
+        ? undefined
+        : (s.latest.get(known, m.aspect) as { metadata: string; systemmetadata: string | null } | undefined)
     if (current && m.precondition?.require === 'aspect-absent') {
       if (m.precondition.drop) return false
       throw new ValidationError(
@@ -298,31 +306,36 @@ export class SqliteBulkImport {
       lastRunId: m.systemMetadata?.lastRunId ?? previous?.runId ?? NO_RUN_ID,
     })
     if (current && current.metadata === json) {
-      s.touchSystemMetadata.run(sm, m.urn, m.aspect)
+      s.touchSystemMetadata.run(sm, known, m.aspect)
       return false
     }
+    const id = known ?? this.ids.ensure(m.urn)
     if (current) {
-      const max = (s.maxVersion.get(m.urn, m.aspect) as { v: number }).v
-      s.archive.run(max + 1, m.urn, m.aspect)
-      s.updateLatest.run(json, sm, m.created.time, m.created.actor, m.urn, m.aspect)
-      s.deleteEdgesOf.run(m.urn, m.aspect)
-    } else s.insert.run(m.urn, m.aspect, json, sm, m.created.time, m.created.actor)
-    for (const e of m.edges) s.insertEdge.run(m.urn, e.type, e.destination, m.aspect)
+      const max = (s.maxVersion.get(id, m.aspect) as { v: number }).v
+      s.archive.run(max + 1, id, m.aspect)
+      s.updateLatest.run(json, sm, m.created.time, m.created.actor, id, m.aspect)
+      s.deleteEdgesOf.run(id, m.aspect)
+    } else s.insert.run(id, m.aspect, json, sm, m.created.time, m.created.actor)
+    for (const e of m.edges) s.insertEdge.run(id, e.type, this.ids.ensure(e.destination), m.aspect)
     this.rowsWritten++
     return true
   }
 
   private deleteAspect(urn: string, aspect: string): number {
-    this.s.deleteEdgesOf.run(urn, aspect)
-    return this.s.deleteAspect.run(urn, aspect).changes
+    const id = this.ids.of(urn)
+    if (id === undefined) return 0
+    this.s.deleteEdgesOf.run(id, aspect)
+    return this.s.deleteAspect.run(id, aspect).changes
   }
 
   private deleteEntity(urn: string): number {
     const s = this.s
-    s.deleteOutgoing.run(urn)
-    s.deleteIncoming.run(urn)
     s.deleteTimeseries.run(urn)
-    return s.deleteEntity.run(urn).changes
+    const id = this.ids.of(urn)
+    if (id === undefined) return 0
+    s.deleteOutgoing.run(id)
+    s.deleteIncoming.run(id)
+    return s.deleteEntity.run(id).changes
   }
 }
 

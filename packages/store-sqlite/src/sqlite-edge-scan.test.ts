@@ -1,57 +1,44 @@
 /**
- * The edge scan on a data dir written before `edges_scroll` existed: opening it builds the
- * index, keeps every edge and scans in index order.
+ * The edge scan merges the rows of an edge stored by several aspects without a DISTINCT over the
+ * table: pages stay full and in order when the duplicates outnumber the rows read per page.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import type { EdgeKey, EdgeScanQuery } from '@catalog/store'
 import Database from 'better-sqlite3'
 import t from 'tap'
-import { STORE_DDL } from './schema.js'
-import { SqliteMetadataStore } from './sqlite-store.js'
+import { SqliteEdgeScan } from './sqlite-edge-scan.js'
+import { openStoreSchema } from './sqlite-schema.js'
 
-t.test('an older data dir gains the scroll index at open, its edges intact', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'catalog-edge-scan-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  const file = join(dir, 'metadata.db')
-  const old = new Database(file)
-  old.exec(STORE_DDL.replace(/CREATE INDEX IF NOT EXISTS edges_scroll[^;]*;/, ''))
-  const indexes = (db: Database.Database) =>
-    (
-      db
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'edges'")
-        .all() as Array<{
-        name: string
-      }>
-    ).map((r) => r.name)
-  t.notOk(indexes(old).includes('edges_scroll'), 'the old layout has no scroll index')
-  const insert = old.prepare('INSERT INTO edges (source, type, destination, aspect) VALUES (?, ?, ?, ?)')
-  insert.run('urn:li:dataset:b', 'DownstreamOf', 'urn:li:dataset:a', 'upstreamLineage')
-  insert.run('urn:li:chart:c', 'Consumes', 'urn:li:dataset:b', 'chartInfo')
-  old.close()
+const ALL: EdgeScanQuery = {
+  types: [],
+  sourceTypes: [],
+  destinationTypes: [],
+  sourceUrns: [],
+  destinationUrns: [],
+  count: 30,
+  includeSoftDeleted: true,
+}
 
-  const store = new SqliteMetadataStore({ file, durability: 'normal' })
-  const page = await store.scanEdges({
-    types: [],
-    sourceTypes: [],
-    destinationTypes: [],
-    sourceUrns: [],
-    destinationUrns: [],
-    count: 10,
-    includeSoftDeleted: false,
-  })
-  await store.close()
-  t.same(page.edges, [
-    { source: 'urn:li:chart:c', destination: 'urn:li:dataset:b', type: 'Consumes' },
-    { source: 'urn:li:dataset:b', destination: 'urn:li:dataset:a', type: 'DownstreamOf' },
-  ])
-  const reopened = new Database(file, { readonly: true })
-  t.ok(indexes(reopened).includes('edges_scroll'), 'opening built the index')
-  const plan = reopened
-    .prepare(
-      'EXPLAIN QUERY PLAN SELECT DISTINCT source, destination, type FROM edges ORDER BY source, destination, type',
-    )
-    .all() as Array<{ detail: string }>
-  t.match(plan.map((p) => p.detail).join('\n'), /edges_scroll/, 'the scan reads the index, no sort')
-  reopened.close()
+t.test('an edge stored by three aspects is one edge; pages cover every edge once, in order', async (t) => {
+  const db = new Database(':memory:')
+  t.teardown(() => db.close())
+  openStoreSchema(db)
+  const insert = db.prepare('INSERT INTO edges (source, type, destination, aspect) VALUES (?, ?, ?, ?)')
+  const expected: EdgeKey[] = []
+  // Destinations inserted in reverse, so their ids run against their URN order.
+  for (let i = 49; i >= 0; i--) {
+    const destination = `urn:li:dataset:d${String(i).padStart(2, '0')}`
+    for (const aspect of ['upstreamLineage', 'fineGrained', 'other'])
+      insert.run('urn:li:dataJob:j', 'Produces', destination, aspect)
+    expected.unshift({ source: 'urn:li:dataJob:j', destination, type: 'Produces' })
+  }
+  const scan = new SqliteEdgeScan(db)
+  const seen: EdgeKey[] = []
+  let page = scan.scan(ALL)
+  seen.push(...page.edges)
+  t.equal(page.edges.length, 30, 'the first page is full although 90 rows hold its 30 edges')
+  while (page.next) {
+    page = scan.scan({ ...ALL, after: page.next })
+    seen.push(...page.edges)
+  }
+  t.same(seen, expected, 'every edge once, by destination URN')
 })

@@ -19,20 +19,23 @@ interface Shape {
 /** `dataset` of a URN column holding `urn:li:dataset:(...)`. */
 const entityType = (column: string) => `substr(${column}, 8, instr(substr(${column}, 8), ':') - 1)`
 
-/** True when the entity in `column` has a latest `status` with `removed: true`. */
+/** True when the entity whose URN id is in `column` has a latest `status` with `removed: true`. */
 const removed = (column: string) =>
-  `EXISTS (SELECT 1 FROM metadata_aspect_v2 m
-    WHERE m.urn = ${column} AND m.aspect = 'status' AND m.version = 0
+  `EXISTS (SELECT 1 FROM aspect_rows m
+    WHERE m.eid = ${column} AND m.aspect = 'status' AND m.version = 0
       AND json_extract(m.metadata, '$.removed') = 1)`
+
+/** Rows read beyond the page, so that an edge stored by two aspects rarely needs a second read. */
+const DUPLICATE_SLACK = 16
 
 const inList = (expr: string, param: string) => `${expr} IN (SELECT value FROM json_each(@${param}))`
 
 /**
  * The keyset scan over all edges of the embedded store: distinct (source, destination, type)
- * in that order (DataHub's edge sort), read from `edges_scroll` (or the primary key and
- * `edges_incoming` when URNs narrow it), one page past the cursor with one edge more to know
- * whether another page follows. Soft-deleted ends are checked per row on the primary key of
- * `metadata_aspect_v2`.
+ * in that order (DataHub's edge sort): sources in URN order from the `urns` index, each source's
+ * edges from the primary key of `edge_rows` sorted by destination URN (or `edge_rows_incoming`
+ * when destination URNs narrow it), one page past the cursor with one edge more to know whether
+ * another page follows. Soft-deleted ends are checked per row on the primary key of `aspect_rows`.
  */
 export class SqliteEdgeScan {
   private readonly statements = new Map<string, Database.Statement>()
@@ -54,19 +57,47 @@ export class SqliteEdgeScan {
       live: !q.includeSoftDeleted,
       slice: q.slice !== undefined,
     }
-    const params: Record<string, unknown> = { limit: q.count + 1 }
+    const params: Record<string, unknown> = { limit: q.count + 1 + DUPLICATE_SLACK }
     if (shape.types) params.types = JSON.stringify(q.types)
     if (shape.sourceTypes) params.sourceTypes = JSON.stringify(q.sourceTypes)
     if (shape.destinationTypes) params.destinationTypes = JSON.stringify(q.destinationTypes)
     if (shape.sourceUrns) params.sourceUrns = JSON.stringify(q.sourceUrns)
     if (shape.destinationUrns) params.destinationUrns = JSON.stringify(q.destinationUrns)
-    if (q.after) Object.assign(params, { s: q.after.source, d: q.after.destination, t: q.after.type })
     if (q.slice) Object.assign(params, { sliceId: q.slice.id, sliceMax: q.slice.max })
-    const rows = this.statement(shape).all(params) as EdgeKey[]
+    const rows = this.distinctRows(shape, params, q.count + 1, q.after)
     if (rows.length <= q.count) return { edges: rows }
     const edges = rows.slice(0, q.count)
     const last = edges[edges.length - 1] as EdgeKey
     return { edges, next: { source: last.source, destination: last.destination, type: last.type } }
+  }
+
+  /**
+   * Up to `want` distinct edges past `after`. The same edge from two aspects comes as adjacent
+   * rows (the order is by the whole key); they are merged here, which keeps the scan streaming
+   * where a DISTINCT in SQL would sort every edge first. A page short of distinct edges reads on.
+   */
+  private distinctRows(
+    shape: Shape,
+    params: Record<string, unknown>,
+    want: number,
+    after: EdgeKey | undefined,
+  ): EdgeKey[] {
+    const out: EdgeKey[] = []
+    let cursor = after
+    for (;;) {
+      const stmt = this.statement({ ...shape, after: cursor !== undefined })
+      const args = cursor ? { ...params, s: cursor.source, d: cursor.destination, t: cursor.type } : params
+      const rows = stmt.all(args) as EdgeKey[]
+      for (const r of rows) {
+        const last = out.at(-1)
+        if (last && last.source === r.source && last.destination === r.destination && last.type === r.type)
+          continue
+        out.push(r)
+        if (out.length === want) return out
+      }
+      if (rows.length < (params.limit as number)) return out
+      cursor = rows.at(-1)
+    }
   }
 
   private statement(shape: Shape): Database.Statement {
@@ -84,17 +115,24 @@ export class SqliteEdgeScan {
 
 function sql(shape: Shape): string {
   const where: string[] = []
-  if (shape.sourceUrns) where.push(inList('source', 'sourceUrns'))
-  if (shape.destinationUrns) where.push(inList('destination', 'destinationUrns'))
-  if (shape.types) where.push(inList('type', 'types'))
-  if (shape.sourceTypes) where.push(inList(entityType('source'), 'sourceTypes'))
-  if (shape.destinationTypes) where.push(inList(entityType('destination'), 'destinationTypes'))
-  if (shape.after) where.push('(source, destination, type) > (@s, @d, @t)')
-  if (shape.slice) where.push(`${SLICE_FN}(source, destination, type, @sliceMax) = @sliceId`)
-  if (shape.live) where.push(`NOT ${removed('source')}`, `NOT ${removed('destination')}`)
-  return `SELECT DISTINCT source, destination, type FROM edges
+  if (shape.sourceUrns) where.push(inList('s.urn', 'sourceUrns'))
+  if (shape.destinationUrns) where.push(inList('d.urn', 'destinationUrns'))
+  if (shape.types) where.push(inList('e.type', 'types'))
+  if (shape.sourceTypes) where.push(inList(entityType('s.urn'), 'sourceTypes'))
+  if (shape.destinationTypes) where.push(inList(entityType('d.urn'), 'destinationTypes'))
+  // The first term lets the scan start at the cursor's source in the `urns` index.
+  if (shape.after) where.push('s.urn >= @s', '(s.urn, d.urn, e.type) > (@s, @d, @t)')
+  if (shape.slice) where.push(`${SLICE_FN}(s.urn, d.urn, e.type, @sliceMax) = @sliceId`)
+  if (shape.live) where.push(`NOT ${removed('e.src')}`, `NOT ${removed('e.dst')}`)
+  // Sources in URN order from the index, each one's edges sorted by destination URN: no sort
+  // of the whole table. Only destination URNs: their incoming edges, then sorted.
+  const from =
+    shape.destinationUrns && !shape.sourceUrns
+      ? 'urns d CROSS JOIN edge_rows e ON e.dst = d.id CROSS JOIN urns s ON s.id = e.src'
+      : `urns s${shape.sourceUrns ? '' : ' INDEXED BY urns_by_urn'} CROSS JOIN edge_rows e ON e.src = s.id CROSS JOIN urns d ON d.id = e.dst`
+  return `SELECT s.urn AS source, d.urn AS destination, e.type AS type FROM ${from}
     ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-    ORDER BY source, destination, type LIMIT @limit`
+    ORDER BY s.urn, d.urn, e.type LIMIT @limit`
 }
 
 /** FNV-1a (32 bits) of `text`, modulo `max`. */

@@ -77,7 +77,7 @@ interface LevelOutcome {
  *
  * Lineage is a level-by-level breadth-first search: each level is one set-based query per
  * direction over the frontier (in chunks of {@link CHUNK} URNs passed as one JSON array),
- * answered from the primary key (outgoing) or `edges_incoming` (incoming). Between chunks
+ * answered from the primary key of `edge_rows` (outgoing) or `edge_rows_incoming` (incoming). Between chunks
  * the walk checks its node and time budgets and yields to the event loop, which a single
  * recursive CTE cannot do; the visited map ends cycles and keeps one shortest path per entity.
  */
@@ -287,17 +287,19 @@ function result(seen: ReadonlyMap<string, Hop>, urn: string): LineageResult {
 function prepare(db: Database.Database) {
   return {
     lineageOut: db.prepare(
-      `SELECT source AS near, type, destination AS far FROM edges
-       WHERE source IN (SELECT value FROM json_each(?)) AND type IN (SELECT value FROM json_each(?))`,
+      `SELECT n.urn AS near, e.type, f.urn AS far
+       FROM urns n CROSS JOIN edge_rows e ON e.src = n.id CROSS JOIN urns f ON f.id = e.dst
+       WHERE n.urn IN (SELECT value FROM json_each(?)) AND e.type IN (SELECT value FROM json_each(?))`,
     ),
     lineageIn: db.prepare(
-      `SELECT destination AS near, type, source AS far FROM edges
-       WHERE destination IN (SELECT value FROM json_each(?)) AND type IN (SELECT value FROM json_each(?))`,
+      `SELECT n.urn AS near, e.type, f.urn AS far
+       FROM urns n CROSS JOIN edge_rows e ON e.dst = n.id CROSS JOIN urns f ON f.id = e.src
+       WHERE n.urn IN (SELECT value FROM json_each(?)) AND e.type IN (SELECT value FROM json_each(?))`,
     ),
     softDeleted: db.prepare(
-      `SELECT urn FROM metadata_aspect_v2
-       WHERE urn IN (SELECT value FROM json_each(?)) AND aspect = 'status' AND version = 0
-         AND json_extract(metadata, '$.removed') = 1`,
+      `SELECT u.urn FROM urns u CROSS JOIN aspect_rows a ON a.eid = u.id
+       WHERE u.urn IN (SELECT value FROM json_each(?)) AND a.aspect = 'status' AND a.version = 0
+         AND json_extract(a.metadata, '$.removed') = 1`,
     ),
   }
 }

@@ -4,7 +4,8 @@ import type Database from 'better-sqlite3'
 /** A row as read: urn, aspect, version, metadata, systemmetadata, createdon, createdby. */
 type Row = [string, string, number, string, string | null, number, string]
 
-const COLUMNS = 'urn, aspect, version, metadata, systemmetadata, createdon, createdby'
+const COLUMNS = 'u.urn, a.aspect, a.version, a.metadata, a.systemmetadata, a.createdon, a.createdby'
+const JOINED = 'urns u CROSS JOIN aspect_rows a ON a.eid = u.id'
 
 /**
  * The latest aspect rows of entities with their values as the stored JSON text (see
@@ -17,12 +18,12 @@ export class SqliteLatestJson {
 
   constructor(db: Database.Database) {
     this.one = db
-      .prepare(`SELECT ${COLUMNS} FROM metadata_aspect_v2 WHERE urn = ? AND version = 0 ORDER BY aspect`)
+      .prepare(`SELECT ${COLUMNS} FROM ${JOINED} WHERE u.urn = ? AND a.version = 0 ORDER BY a.aspect`)
       .raw()
     this.batch = db
       .prepare(
-        `SELECT ${COLUMNS} FROM metadata_aspect_v2
-         WHERE urn IN (SELECT value FROM json_each(?)) AND version = 0 ORDER BY urn, aspect`,
+        `SELECT ${COLUMNS} FROM ${JOINED}
+         WHERE u.urn IN (SELECT value FROM json_each(?)) AND a.version = 0 ORDER BY u.urn, a.aspect`,
       )
       .raw()
   }

@@ -13,7 +13,7 @@ interface Statements {
 }
 
 /**
- * One-hop relationship reads over the `edges` table: distinct (type, entity) pairs at an
+ * One-hop relationship reads over `edge_rows` (by URN id, the far end's URN joined): distinct (type, entity) pairs at an
  * entity, ordered by type then entity. Statements are prepared once per direction and type
  * filter shape. The total is counted by a second query only when the page does not show it:
  * a page that is neither full nor past the end holds the last pair.
@@ -54,12 +54,14 @@ export class SqliteRelationships {
 function prepare(db: Database.Database, direction: Direction, types: number | 'json'): Statements {
   const filter =
     types === 'json'
-      ? ' AND type IN (SELECT value FROM json_each(?))'
+      ? ' AND e.type IN (SELECT value FROM json_each(?))'
       : types === 0
         ? ''
-        : ` AND type IN (${Array.from({ length: types }, () => '?').join(', ')})`
-  const out = `SELECT type, destination AS entity FROM edges WHERE source = ?${filter}`
-  const inc = `SELECT type, source AS entity FROM edges WHERE destination = ?${filter}`
+        : ` AND e.type IN (${Array.from({ length: types }, () => '?').join(', ')})`
+  const out = `SELECT e.type AS type, f.urn AS entity
+    FROM urns n CROSS JOIN edge_rows e ON e.src = n.id CROSS JOIN urns f ON f.id = e.dst WHERE n.urn = ?${filter}`
+  const inc = `SELECT e.type AS type, f.urn AS entity
+    FROM urns n CROSS JOIN edge_rows e ON e.dst = n.id CROSS JOIN urns f ON f.id = e.src WHERE n.urn = ?${filter}`
   const page = 'ORDER BY type, entity LIMIT ? OFFSET ?'
   if (direction === 'OUTGOING' || direction === 'INCOMING') {
     const one = direction === 'OUTGOING' ? out : inc

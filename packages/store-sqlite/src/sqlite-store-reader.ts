@@ -33,10 +33,40 @@ export interface StoreSnapshot {
   urnsChangedAfter(seq: number): Set<string>
 }
 
+/** Where a layout keeps its rows: the same columns as DataHub's `metadata_aspect_v2` and `edges`. */
+interface Layout {
+  /** (urn, aspect, version, metadata), read in (urn, aspect) order when the query orders so. */
+  readonly aspects: string
+  /** (source, type, destination, aspect), looked up by source first. */
+  readonly edges: string
+  /** Edges whose (source, aspect) has no latest aspect row. */
+  readonly orphans: string
+}
+
+/** The first layout: URN text in every row. */
+const V1: Layout = {
+  aspects: 'metadata_aspect_v2',
+  edges: 'edges',
+  orphans: `FROM edges e WHERE NOT EXISTS (SELECT 1 FROM metadata_aspect_v2 m
+    WHERE m.urn = e.source AND m.aspect = e.aspect AND m.version = 0)`,
+}
+
+/** The current layout: rows by URN id (see `STORE_DDL`), joined in an order that reads indexes only. */
+const V2: Layout = {
+  aspects: `(SELECT u.urn AS urn, a.aspect AS aspect, a.version AS version, a.metadata AS metadata
+    FROM urns u INDEXED BY urns_by_urn CROSS JOIN aspect_rows a ON a.eid = u.id)`,
+  edges: `(SELECT s.urn AS source, e.type AS type, d.urn AS destination, e.aspect AS aspect
+    FROM urns s INDEXED BY urns_by_urn CROSS JOIN edge_rows e ON e.src = s.id CROSS JOIN urns d ON d.id = e.dst)`,
+  orphans: `FROM (SELECT s.urn AS source, r.type AS type, d.urn AS destination, r.aspect AS aspect
+    FROM edge_rows r JOIN urns s ON s.id = r.src JOIN urns d ON d.id = r.dst
+    WHERE NOT EXISTS (SELECT 1 FROM aspect_rows m WHERE m.eid = r.src AND m.aspect = r.aspect AND m.version = 0)) e`,
+}
+
 /**
  * Read-only access to the embedded store's file for offline tools (`catalog check`, backup
  * manifests): the raw rows, with no DDL run and nothing written, safe while a server writes
- * the same file. Every read of one {@link snapshot} call sees the same committed state.
+ * the same file. Every read of one {@link snapshot} call sees the same committed state. Reads
+ * files of either layout (one the catalog has not opened since its upgrade is not migrated).
  */
 export class SqliteStoreReader {
   private readonly db: Database.Database
@@ -49,19 +79,19 @@ export class SqliteStoreReader {
   /** Runs `fn` in one read transaction. */
   snapshot<T>(fn: (s: StoreSnapshot) => T): T {
     const db = this.db
+    const layout = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'urns'").get() ? V2 : V1
     const edgesOf = db.prepare(
-      'SELECT source, type, destination, aspect FROM edges WHERE source = ? AND aspect = ?',
+      `SELECT source, type, destination, aspect FROM ${layout.edges} WHERE source = ? AND aspect = ?`,
     )
     const s: StoreSnapshot = {
       head: () =>
         Number(
           (db.prepare('SELECT MAX(seq) AS seq FROM change_log').get() as { seq: number | null }).seq ?? 0,
         ),
-      latestAspects: (pageSize = 1000) => pages(db, pageSize),
+      latestAspects: (pageSize = 1000) => pages(db, layout, pageSize),
       edgesOf: (urn, aspect) => edgesOf.all(urn, aspect) as StoredEdge[],
       orphanEdges: (limit) => {
-        const where = `FROM edges e WHERE NOT EXISTS (SELECT 1 FROM metadata_aspect_v2 m
-          WHERE m.urn = e.source AND m.aspect = e.aspect AND m.version = 0)`
+        const where = layout.orphans
         const count = (db.prepare(`SELECT count(*) AS n ${where}`).get() as { n: number }).n
         const first = db
           .prepare(`SELECT e.source, e.type, e.destination, e.aspect ${where} LIMIT ?`)
@@ -69,7 +99,7 @@ export class SqliteStoreReader {
         return { count, first }
       },
       edgeCount: () => (db.prepare('SELECT count(*) AS n FROM edges').get() as { n: number }).n,
-      entities: (pageSize = 5000) => entityPages(db, pageSize),
+      entities: (pageSize = 5000) => entityPages(db, layout, pageSize),
       urnsChangedAfter: (seq) =>
         new Set(db.prepare('SELECT DISTINCT urn FROM change_log WHERE seq > ?').pluck().all(seq) as string[]),
     }
@@ -81,12 +111,13 @@ export class SqliteStoreReader {
   }
 }
 
-function* pages(db: Database.Database, pageSize: number): Iterable<LatestAspectRow> {
+function* pages(db: Database.Database, layout: Layout, pageSize: number): Iterable<LatestAspectRow> {
   const first = db.prepare(
-    'SELECT urn, aspect, metadata FROM metadata_aspect_v2 WHERE version = 0 ORDER BY urn, aspect LIMIT ?',
+    `SELECT urn, aspect, metadata FROM ${layout.aspects} WHERE version = 0 ORDER BY urn, aspect LIMIT ?`,
   )
   const next = db.prepare(
-    `SELECT urn, aspect, metadata FROM metadata_aspect_v2 WHERE version = 0 AND (urn > @urn OR (urn = @urn AND aspect > @aspect))
+    `SELECT urn, aspect, metadata FROM ${layout.aspects}
+     WHERE version = 0 AND urn >= @urn AND (urn, aspect) > (@urn, @aspect)
      ORDER BY urn, aspect LIMIT @limit`,
   )
   let last: { urn: string; aspect: string } | undefined
@@ -104,9 +135,9 @@ function* pages(db: Database.Database, pageSize: number): Iterable<LatestAspectR
   }
 }
 
-function* entityPages(db: Database.Database, pageSize: number): Iterable<string> {
+function* entityPages(db: Database.Database, layout: Layout, pageSize: number): Iterable<string> {
   const page = db
-    .prepare('SELECT DISTINCT urn FROM metadata_aspect_v2 WHERE version = 0 AND urn > ? ORDER BY urn LIMIT ?')
+    .prepare(`SELECT DISTINCT urn FROM ${layout.aspects} WHERE version = 0 AND urn > ? ORDER BY urn LIMIT ?`)
     .pluck()
   let last = ''
   for (;;) {

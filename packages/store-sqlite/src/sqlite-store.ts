@@ -37,10 +37,10 @@ import type {
   WriteOutcome,
 } from '@catalog/store'
 import Database from 'better-sqlite3'
-import { STORE_DDL } from './schema.js'
 import { SqliteAdmin } from './sqlite-admin.js'
 import { SqliteGraph } from './sqlite-graph.js'
 import { SqliteLatestJson } from './sqlite-latest-json.js'
+import { openStoreSchema } from './sqlite-schema.js'
 import { SqliteTimeseries } from './sqlite-timeseries.js'
 import { SqliteWriteThread } from './sqlite-write-thread.js'
 import { batchToWire, THREAD_WRITE_WEIGHT, type WireBatch, writeWeight } from './sqlite-write-wire.js'
@@ -58,6 +58,8 @@ export interface SqliteStoreOptions {
   readonly durability?: 'full' | 'normal'
   /** How the WAL is synced (tests pass a slow or failing one); node's `fs.fsync` by default. */
   readonly syncWal?: (fd: number, done: (err: Error | null) => void) => void
+  /** Told, before a file of an older layout is migrated at open, what the migration will take. */
+  readonly onMigrate?: (note: string) => void
   /**
    * Most write calls waiting for the next group commit; beyond it writes are refused with an
    * `OverloadedError` (HTTP 429 + Retry-After) instead of growing memory without bound.
@@ -87,7 +89,8 @@ interface Pending extends PendingWrite {
 
 /**
  * The embedded metadata store: one SQLite file in WAL mode. Aspect rows follow DataHub's
- * `metadata_aspect_v2` layout. Writes waiting for the next event-loop turn are committed
+ * `metadata_aspect_v2` layout, each URN stored once and referred to by id (see `STORE_DDL`); an
+ * older file is migrated when it opens ({@link openStoreSchema}). Writes waiting for the next event-loop turn are committed
  * together (group commit, bounded in size per turn), each call in its own savepoint so one failing call never
  * affects another; every call is acknowledged only after the group's commit. A large write
  * (a 20,000-field schema) is committed by the writer thread on its own connection while this
@@ -138,7 +141,7 @@ export class SqliteMetadataStore implements MetadataStore {
       this.db.pragma(`synchronous = ${wal || options.durability === 'normal' ? 'NORMAL' : 'FULL'}`)
       this.db.pragma('busy_timeout = 5000')
       this.db.pragma('cache_size = -16000')
-      this.db.exec(STORE_DDL)
+      openStoreSchema(this.db, options.onMigrate)
     } catch (err) {
       throw new UnavailableError(
         `cannot open the metadata store at ${options.file}: ${(err as Error).message}`,
@@ -507,21 +510,24 @@ function toStored(r: AspectRow): StoredAspect {
   }
 }
 
+/** The columns of DataHub's `metadata_aspect_v2` row, from `urns u` and `aspect_rows a`. */
+const ROW = 'u.urn AS urn, a.aspect, a.version, a.metadata, a.systemmetadata, a.createdon, a.createdby'
+const JOINED = 'urns u CROSS JOIN aspect_rows a ON a.eid = u.id'
+
 function prepare(db: Database.Database) {
   return {
-    exists: db.prepare('SELECT 1 FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0'),
-    latestOne: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0'),
-    latestAll: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND version = 0'),
-    versionOne: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?'),
+    exists: db.prepare(`SELECT 1 FROM ${JOINED} WHERE u.urn = ? AND a.aspect = ? AND a.version = 0`),
+    latestAll: db.prepare(`SELECT ${ROW} FROM ${JOINED} WHERE u.urn = ? AND a.version = 0`),
+    versionOne: db.prepare(`SELECT ${ROW} FROM ${JOINED} WHERE u.urn = ? AND a.aspect = ? AND a.version = ?`),
     maxVersion: db.prepare(
-      'SELECT COALESCE(MAX(version), 0) AS v FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?',
+      `SELECT COALESCE(MAX(a.version), 0) AS v FROM ${JOINED} WHERE u.urn = ? AND a.aspect = ?`,
     ),
     head: db.prepare('SELECT MAX(seq) AS seq FROM change_log'),
     changes: db.prepare('SELECT * FROM change_log WHERE seq > ? ORDER BY seq LIMIT ?'),
     scan: db.prepare(
-      `SELECT * FROM metadata_aspect_v2 WHERE version = 0
-         AND (@urn IS NULL OR urn = @urn) AND (@urnLike IS NULL OR urn LIKE @urnLike) AND (@aspect IS NULL OR aspect = @aspect)
-       ORDER BY urn, aspect LIMIT @limit OFFSET @start`,
+      `SELECT ${ROW} FROM ${JOINED} WHERE a.version = 0
+         AND (@urn IS NULL OR u.urn = @urn) AND (@urnLike IS NULL OR u.urn LIKE @urnLike) AND (@aspect IS NULL OR a.aspect = @aspect)
+       ORDER BY u.urn, a.aspect LIMIT @limit OFFSET @start`,
     ),
   }
 }

@@ -19,6 +19,13 @@ import type {
 } from '@catalog/store'
 import { patchToUpsert } from '@catalog/store'
 import type Database from 'better-sqlite3'
+import { UrnIds } from './sqlite-urn-ids.js'
+
+/** The latest value and system metadata of an aspect, as the writer reads them. */
+interface LatestRow {
+  metadata: string
+  systemmetadata: string | null
+}
 
 /** A row of `metadata_aspect_v2`. */
 export interface AspectRow {
@@ -45,6 +52,7 @@ export interface PendingWrite {
  */
 export class SqliteWriter {
   private readonly s: ReturnType<typeof prepareWrites>
+  private readonly ids: UrnIds
   /** One call in its own transaction (or savepoint, inside another). */
   readonly applyOne: (batch: WriteBatch) => WriteOutcome
   /**
@@ -56,6 +64,7 @@ export class SqliteWriter {
 
   constructor(db: Database.Database) {
     this.s = prepareWrites(db)
+    this.ids = new UrnIds(db)
     this.applyOne = db.transaction((batch: WriteBatch) => this.apply(batch))
     const fast = db.transaction((items: PendingWrite[]) => {
       for (const item of items) item.outcome = this.apply(item.batch)
@@ -84,8 +93,13 @@ export class SqliteWriter {
 
   /** Replaces the edges an aspect produces. */
   replaceEdges(urn: string, aspect: string, edges: readonly EdgeTarget[]): void {
-    this.s.deleteEdgesOf.run(urn, aspect)
-    for (const e of edges) this.s.insertEdge.run(urn, e.type, e.destination, aspect)
+    const id = this.ids.ensure(urn)
+    this.s.deleteEdgesOf.run(id, aspect)
+    this.insertEdges(id, aspect, edges)
+  }
+
+  private insertEdges(id: number, aspect: string, edges: readonly EdgeTarget[]): void {
+    for (const e of edges) this.s.insertEdge.run(id, e.type, this.ids.ensure(e.destination), aspect)
   }
 
   private apply(batch: WriteBatch): WriteOutcome {
@@ -162,7 +176,8 @@ export class SqliteWriter {
 
   /** The upsert a patch amounts to, computed from the latest stored value. */
   private patched(m: PatchAspect): UpsertAspect {
-    const row = this.s.latestOne.get(m.urn, m.aspect) as AspectRow | undefined
+    const id = this.ids.of(m.urn)
+    const row = id === undefined ? undefined : (this.s.latestOne.get(id, m.aspect) as LatestRow | undefined)
     const current = row ? (JSON.parse(row.metadata) as Record<string, unknown>) : undefined
     return patchToUpsert(m, current)
   }
@@ -174,40 +189,46 @@ export class SqliteWriter {
   private upsert(m: UpsertAspect, fresh = false): boolean {
     const s = this.s
     const json = m.valueJson ?? canonicalJson(m.value)
-    const current = fresh ? undefined : (s.latestOne.get(m.urn, m.aspect) as AspectRow | undefined)
+    const known = fresh ? undefined : this.ids.of(m.urn)
+    const current =
+      known === undefined ? undefined : (s.latestOne.get(known, m.aspect) as LatestRow | undefined)
     if (current && m.precondition?.require === 'aspect-absent') {
       return refuse(m, 'Cannot perform CREATE since the aspect already exists.')
     }
     const systemMetadata = withDefaults(m.systemMetadata, m.created, current)
     if (current && current.metadata === json) {
-      s.touch.run(JSON.stringify(systemMetadata), m.urn, m.aspect)
+      s.touch.run(JSON.stringify(systemMetadata), known, m.aspect)
       return false
     }
     const smJson = JSON.stringify(systemMetadata)
+    const id = known ?? this.ids.ensure(m.urn)
     if (current) {
-      const max = (s.maxVersion.get(m.urn, m.aspect) as { v: number }).v
-      s.archive.run(max + 1, m.urn, m.aspect)
-      s.updateLatest.run(json, smJson, m.created.time, m.created.actor, m.urn, m.aspect)
+      const max = (s.maxVersion.get(id, m.aspect) as { v: number }).v
+      s.archive.run(max + 1, id, m.aspect)
+      s.updateLatest.run(json, smJson, m.created.time, m.created.actor, id, m.aspect)
     } else {
-      s.insert.run(m.urn, m.aspect, 0, json, smJson, m.created.time, m.created.actor)
+      s.insert.run(id, m.aspect, 0, json, smJson, m.created.time, m.created.actor)
     }
-    if (!fresh) s.deleteEdgesOf.run(m.urn, m.aspect)
-    for (const e of m.edges) s.insertEdge.run(m.urn, e.type, e.destination, m.aspect)
+    if (!fresh) s.deleteEdgesOf.run(id, m.aspect)
+    this.insertEdges(id, m.aspect, m.edges)
     s.log.run(m.urn, m.entityType, m.aspect, 'UPSERT', json, 0, m.created.time, m.created.actor, smJson)
     return true
   }
 
   private delete(m: DeleteAspect): MutationResult {
     const s = this.s
-    let rows: number
+    let rows = 0
+    const id = this.ids.of(m.urn)
     if (m.isKeyAspect) {
-      rows = s.deleteEntity.run(m.urn).changes
-      s.deleteOutgoing.run(m.urn)
-      s.deleteIncoming.run(m.urn)
+      if (id !== undefined) {
+        rows = s.deleteEntity.run(id).changes
+        s.deleteOutgoing.run(id)
+        s.deleteIncoming.run(id)
+      }
       s.deleteEntityTimeseries.run(m.urn)
-    } else {
-      rows = s.deleteAspect.run(m.urn, m.aspect).changes
-      s.deleteEdgesOf.run(m.urn, m.aspect)
+    } else if (id !== undefined) {
+      rows = s.deleteAspect.run(id, m.aspect).changes
+      s.deleteEdgesOf.run(id, m.aspect)
     }
     if (rows > 0) {
       const deleted = m.isKeyAspect ? 1 : 0
@@ -219,16 +240,18 @@ export class SqliteWriter {
   /** Undoes the latest write of an aspect when `m.runId` made it (see {@link RollbackAspect}). */
   private rollback(m: RollbackAspect): MutationResult {
     const s = this.s
-    const current = s.latestOne.get(m.urn, m.aspect) as AspectRow | undefined
+    const id = this.ids.of(m.urn)
+    const current = id === undefined ? undefined : (s.latestOne.get(id, m.aspect) as LatestRow | undefined)
     const runId = current?.systemmetadata
       ? (JSON.parse(current.systemmetadata) as SystemMetadata).runId
       : undefined
-    if (!current || runId !== m.runId) return { urn: m.urn, aspect: m.aspect, changed: false, rows: 0 }
-    const max = (s.maxVersion.get(m.urn, m.aspect) as { v: number }).v
+    if (id === undefined || !current || runId !== m.runId)
+      return { urn: m.urn, aspect: m.aspect, changed: false, rows: 0 }
+    const max = (s.maxVersion.get(id, m.aspect) as { v: number }).v
     if (m.isKeyAspect || max === 0) return this.delete({ ...m, kind: 'delete' })
-    s.deleteVersion.run(m.urn, m.aspect, 0)
-    s.promote.run(m.urn, m.aspect, max)
-    const restored = s.latestOne.get(m.urn, m.aspect) as AspectRow
+    s.deleteVersion.run(id, m.aspect, 0)
+    s.promote.run(id, m.aspect, max)
+    const restored = s.latestOne.get(id, m.aspect) as LatestRow
     this.replaceEdges(m.urn, m.aspect, m.edgesOf(JSON.parse(restored.metadata) as Record<string, unknown>))
     s.log.run(
       m.urn,
@@ -278,7 +301,7 @@ function mutationUrn(m: Mutation): string {
 function withDefaults(
   given: SystemMetadata | undefined,
   created: AuditStamp,
-  current?: AspectRow,
+  current?: LatestRow,
 ): SystemMetadata {
   const previous = current?.systemmetadata
     ? (JSON.parse(current.systemmetadata) as SystemMetadata)
@@ -292,39 +315,43 @@ function withDefaults(
   }
 }
 
+/**
+ * The write statements, on the tables (`aspect_rows` and `edge_rows` by URN id, see `STORE_DDL`).
+ * Every statement on `edge_rows` reads a prefix of its key or of `edge_rows_incoming`.
+ */
 function prepareWrites(db: Database.Database) {
   return {
-    exists: db.prepare('SELECT 1 FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0'),
-    latestOne: db.prepare('SELECT * FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0'),
+    exists: db.prepare(
+      'SELECT 1 FROM urns u CROSS JOIN aspect_rows a ON a.eid = u.id WHERE u.urn = ? AND a.aspect = ? AND a.version = 0',
+    ),
+    latestOne: db.prepare(
+      'SELECT metadata, systemmetadata FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0',
+    ),
     maxVersion: db.prepare(
-      'SELECT COALESCE(MAX(version), 0) AS v FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?',
+      'SELECT COALESCE(MAX(version), 0) AS v FROM aspect_rows WHERE eid = ? AND aspect = ?',
     ),
     insert: db.prepare(
-      'INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO aspect_rows (eid, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     archive: db.prepare(
-      `INSERT INTO metadata_aspect_v2 (urn, aspect, version, metadata, systemmetadata, createdon, createdby)
-       SELECT urn, aspect, ?, metadata, systemmetadata, createdon, createdby FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`,
+      `INSERT INTO aspect_rows (eid, aspect, version, metadata, systemmetadata, createdon, createdby)
+       SELECT eid, aspect, ?, metadata, systemmetadata, createdon, createdby FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0`,
     ),
     updateLatest: db.prepare(
-      'UPDATE metadata_aspect_v2 SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ? WHERE urn = ? AND aspect = ? AND version = 0',
+      'UPDATE aspect_rows SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ? WHERE eid = ? AND aspect = ? AND version = 0',
     ),
     touch: db.prepare(
-      'UPDATE metadata_aspect_v2 SET systemmetadata = ? WHERE urn = ? AND aspect = ? AND version = 0',
+      'UPDATE aspect_rows SET systemmetadata = ? WHERE eid = ? AND aspect = ? AND version = 0',
     ),
-    deleteAspect: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
-    deleteEntity: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ?'),
+    deleteAspect: db.prepare('DELETE FROM aspect_rows WHERE eid = ? AND aspect = ?'),
+    deleteEntity: db.prepare('DELETE FROM aspect_rows WHERE eid = ?'),
     deleteEntityTimeseries: db.prepare('DELETE FROM timeseries WHERE urn = ?'),
-    deleteEdgesOf: db.prepare('DELETE FROM edges WHERE source = ? AND aspect = ?'),
-    deleteOutgoing: db.prepare('DELETE FROM edges WHERE source = ?'),
-    deleteIncoming: db.prepare('DELETE FROM edges WHERE destination = ?'),
-    deleteVersion: db.prepare('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = ?'),
-    promote: db.prepare(
-      'UPDATE metadata_aspect_v2 SET version = 0 WHERE urn = ? AND aspect = ? AND version = ?',
-    ),
-    insertEdge: db.prepare(
-      'INSERT OR IGNORE INTO edges (source, type, destination, aspect) VALUES (?, ?, ?, ?)',
-    ),
+    deleteEdgesOf: db.prepare('DELETE FROM edge_rows WHERE src = ? AND aspect = ?'),
+    deleteOutgoing: db.prepare('DELETE FROM edge_rows WHERE src = ?'),
+    deleteIncoming: db.prepare('DELETE FROM edge_rows WHERE dst = ?'),
+    deleteVersion: db.prepare('DELETE FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = ?'),
+    promote: db.prepare('UPDATE aspect_rows SET version = 0 WHERE eid = ? AND aspect = ? AND version = ?'),
+    insertEdge: db.prepare('INSERT OR IGNORE INTO edge_rows (src, type, dst, aspect) VALUES (?, ?, ?, ?)'),
     log: db.prepare(
       `INSERT INTO change_log (urn, entity_type, aspect, change, value, entity_deleted, created_on, created_by, system_metadata)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
