@@ -17,6 +17,11 @@ export interface SearchNotifierOptions {
  * after the ingest returns sees it. A search service that is down or slow never fails the
  * write — the write is already durable and the index converges from its own cursor.
  *
+ * One request answers for every write made durable before it was sent (the search service
+ * applies the whole log as it stands when the request arrives), so concurrent writes share
+ * requests: at most one is on the wire, and the writes that come while it is cannot count on
+ * it and share the next one. Under load that is two requests per round trip, not one per write.
+ *
  * After one failed or timed-out request the notifier stops waiting: writes return at once and
  * search catches up asynchronously from the change log (it polls it), while one background
  * request per `probeIntervalMs` checks whether search answers again; when it does, writes wait
@@ -66,13 +71,36 @@ export function searchNotifier(searchUrl: string, options: SearchNotifierOptions
       })
   }
 
+  /** The request on the wire, and the one queued behind it. */
+  let inFlight: Promise<void> | undefined
+  let queued: Promise<void> | undefined
+  const send = (): Promise<void> => {
+    const request = notify().finally(() => {
+      if (inFlight === request) inFlight = undefined
+    })
+    inFlight = request
+    return request
+  }
+  /** A request sent after this call: the one queued behind the request on the wire, if any. */
+  const covering = (): Promise<void> => {
+    if (!inFlight) return send()
+    queued ??= inFlight
+      .catch(() => undefined)
+      .then(() => {
+        queued = undefined
+        // Search went out meanwhile: the writes stop waiting (it catches up from the log).
+        return down ? undefined : send()
+      })
+    return queued
+  }
+
   return async (seq) => {
     if (down) {
       probe(seq)
       return
     }
     try {
-      await notify()
+      await covering()
     } catch (err) {
       wentDown(err, seq)
     }

@@ -1,3 +1,4 @@
+export { canonicalJson } from './canonical-json.js'
 export { DEFAULT_BROWSE_PATHS, SNAPSHOTS } from './entity-behaviour.js'
 export {
   LARGE_ASPECT_CHARS,
@@ -8,7 +9,7 @@ export {
 export { CHART_TYPES, ML_FEATURE_DATA_TYPES } from './model/enums.js'
 export { fromModel, type LoadedModel, loadModel } from './model/load-model.js'
 export type * from './model/model-file.js'
-export { canonicalJson, canonicalRecordName, normalizeAspectJson } from './normalize.js'
+export { canonicalRecordName, normalizeAspectJson } from './normalize.js'
 export { entriesAt, valuesAt } from './paths.js'
 export * from './registry.js'
 export * from './test-definition.js'

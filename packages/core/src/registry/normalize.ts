@@ -1,3 +1,6 @@
+// canonicalJson moved to its own module; re-exported here for the modules that import it from here.
+export { canonicalJson } from './canonical-json.js'
+
 const PEGASUS2AVRO = 'com.linkedin.pegasus2avro.'
 const LINKEDIN = 'com.linkedin.'
 
@@ -21,16 +24,6 @@ export function normalizeAspectJson(value: unknown): unknown {
     out[canonicalRecordName(key)] = normalizeAspectJson(member)
   }
   return out
-}
-
-/** JSON with object keys sorted, for equality of stored aspect values. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, member: unknown) => {
-    if (member === null || typeof member !== 'object' || Array.isArray(member)) return member
-    const sorted: Record<string, unknown> = {}
-    for (const key of Object.keys(member).sort()) sorted[key] = (member as Record<string, unknown>)[key]
-    return sorted
-  })
 }
 
 /** Avro-JSON wrappers of optional values (`{"string": "x"}`), unwrapped where a plain value is expected. */
