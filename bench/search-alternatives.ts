@@ -11,12 +11,18 @@
  *   columns, scored idf × tier (what the index does, without its early stop);
  * - bare FTS5: `ORDER BY bm25 LIMIT 10` over every match (no window, no boosts);
  * - ids only: the first 10,000 match ids, unscored (the counting pass).
+ * Then ways to read the ids of a word's matches up to a bound (what every ranking read and
+ * counting pass does), CPU ms: rows (`rowid <= ?`, one row per id), concat (the same as one
+ * `group_concat` string), steps (`LIMIT` steps cut at the bound: `idsUpTo`, what the index does),
+ * iterate (row by row, stopping at the first id past the bound). FTS5 does not stop at a rowid
+ * bound: the first two cost the word's whole list, whatever the bound.
  * `node --import tsx bench/search-alternatives.ts <dir>`.
  */
 import { join } from 'node:path'
 import { Registry } from '@catalog/core'
 import { SearchSchema } from '@catalog/search'
 import Database from 'better-sqlite3'
+import { concatIds, idsUpTo } from '../packages/search-sqlite/src/id-reads.js'
 import { fmt, percentile } from './lib.js'
 
 const dir = process.argv[2] ?? process.env.BENCH_SCALE_DIR ?? '/tmp/scale200k'
@@ -122,4 +128,43 @@ for (const q of queries) {
   }
   process.stdout.write(`"${q}": ${cells.join(' | ')}\n`)
 }
+
+const statement = (sql: string) => db.prepare(sql)
+const match = 'SELECT rowid AS doc_id FROM fts WHERE fts MATCH ?'
+const reads: Record<string, (m: string, bound: number) => number> = {
+  rows: (m, bound) => window.all(m, bound).length,
+  concat: (m, bound) => concatIds(statement, `${match} AND rowid <= ?`, [m, bound]).length,
+  steps: (m, bound) => idsUpTo(statement, match, [m], bound).length,
+  iterate: (m, bound) => {
+    let n = 0
+    for (const id of ids.iterate(m, -1) as Iterable<number>) {
+      if (id > bound) break
+      n++
+    }
+    return n
+  },
+}
+const cpuMs = (fn: () => unknown) => {
+  const s = process.cpuUsage()
+  fn()
+  const d = process.cpuUsage(s)
+  return (d.user + d.system) / 1000
+}
+process.stdout.write('reading the ids of a word up to a bound: CPU ms p50 over 7 runs (ids read)\n')
+for (const [columns, word] of [
+  [all, 'orders'],
+  [top, 'orders'],
+  [all, 'team'],
+  [top, 'team'],
+] as const)
+  for (const bound of [10_000, 50_000]) {
+    const m = `{${columns}} : ("${word}")`
+    const cells = Object.entries(reads).map(([name, read]) => {
+      let n = 0
+      const ms = Array.from({ length: 7 }, () => cpuMs(() => (n = read(m, bound))))
+      return `${name} ${fmt(percentile(ms, 50), 2)} (${fmt(n)})`
+    })
+    const where = columns === top ? 'best fields' : 'default fields'
+    process.stdout.write(`"${word}" in the ${where} up to ${fmt(bound)}: ${cells.join(' | ')}\n`)
+  }
 db.close()

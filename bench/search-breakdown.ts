@@ -18,6 +18,37 @@ const src = resolve(process.argv[3] ?? 'packages/search-sqlite/src')
 const { SqliteSearchIndex } = await import(join(src, 'sqlite-search-index.ts'))
 const { QueryCompiler } = await import(join(src, 'query-compiler.ts'))
 const { boundedRows, countedHits, page, queryScope, scopeWhere } = await import(join(src, 'search-query.ts'))
+// Later implementations read a lone `field:value` from posting lists and pick the page without
+// sorting every scored row; earlier ones have neither.
+const optional = async <T>(file: string, name: string, fallback: T): Promise<T> => {
+  try {
+    return ((await import(join(src, file))) as Record<string, T>)[name] ?? fallback
+  } catch {
+    return fallback
+  }
+}
+const fieldHits = await optional(
+  'field-hits.ts',
+  'fieldHits',
+  (_ctx: unknown, _req: unknown, _node: unknown): number[] | undefined => undefined,
+)
+type Row = readonly [number, number, number]
+const rankedPage = await optional(
+  'ranked-page.ts',
+  'rankedPage',
+  (
+    rows: readonly Row[],
+    _counted: readonly number[],
+    has: (id: number) => boolean,
+    start: number,
+    count: number,
+  ) =>
+    rows
+      .filter((r) => has(r[0]))
+      .sort((a, b) => b[1] - a[1] || b[2] - a[2] || a[0] - b[0])
+      .slice(start, start + count)
+      .map((r) => r[0]),
+)
 // The previous implementation scored with bm25 in SQL, joined with the documents table.
 const { rankWords } = process.argv[3]
   ? { rankWords: () => undefined }
@@ -28,7 +59,10 @@ const inputs = [
   'daily customers',
   'sales orders',
   'marketing campaigns hourly',
+  'finance team payments',
   'tags:PII',
+  'platform:kafka',
+  'owners:user42',
 ]
 const registry = new Registry()
 const schema = new SearchSchema(registry)
@@ -56,33 +90,31 @@ for (const input of inputs) {
       const ctx = internals.queryContext()
       const scope = queryScope(schema, req.entityTypes)
       const where = scopeWhere(ctx, req.entityTypes, req.includeRemoved, req.filter)
-      t.match?.push(time(() => (counted = countedHits(ctx, req, where, scope))))
+      t.match?.push(
+        time(
+          () =>
+            (counted =
+              (req.query.kind === 'field' ? fieldHits(ctx, req, req.query) : undefined) ??
+              countedHits(ctx, req, where, scope)),
+        ),
+      )
       const bound = counted[Math.min(ctx.rankWindow, counted.length) - 1] ?? 0
-      let ranked: Array<[number, number, number]> = []
+      let pageIds: number[] = counted.slice(0, 10)
       t.rank?.push(
         time(() => {
+          if (req.query.kind === 'field') return // id order
           const scoring = new QueryCompiler(ctx, scope, true, bound)
           const set = new Set(counted)
-          ranked =
-            rankWords(ctx, scoring, req.query, bound, 10, (id: number) => set.has(id)) ??
-            boundedRows(ctx, scoring, req, where)
-          ranked.sort((a, b) => b[1] - a[1] || b[2] - a[2] || a[0] - b[0])
+          const has = (id: number) => set.has(id)
+          const ranked =
+            rankWords(ctx, scoring, req.query, bound, 10, has) ?? boundedRows(ctx, scoring, req, where)
+          pageIds = rankedPage(ranked, counted, has, 0, 10)
         }),
       )
       t.facets?.push(time(() => ctx.facets.count(counted, req.facets, req.maxFacetValues)))
       const compiler = new QueryCompiler(ctx, scope)
       compiler.compile(req.query)
-      t.hydrate?.push(
-        time(() =>
-          page(
-            ctx,
-            schema,
-            req,
-            compiler,
-            ranked.slice(0, 10).map((r) => r[0]),
-          ),
-        ),
-      )
+      t.hydrate?.push(time(() => page(ctx, schema, req, compiler, pageIds)))
     })
     const s = process.cpuUsage()
     await index.search(req)

@@ -62,22 +62,23 @@ export function autocompleteQuery(
         .map(ftsColumn)
         .join(' ')
     const expr = words.map((w) => prefixForm(ctx.vocabulary, w.word)).join(' AND ')
+    // The first `limit` matches in scope, ascending, those past `bound` left out. The bound is
+    // not given to FTS5, which would read the whole list past it: the LIMIT stops the read.
     const read = (cols: string, bound: number, limit: number) =>
       scopedIds(
         ctx,
         req,
         where,
-        {
-          sql: 'SELECT rowid AS doc_id FROM fts WHERE fts MATCH ? AND rowid <= ?',
-          params: [`{${cols}} : (${expr})`, bound],
-        },
+        { sql: 'SELECT rowid AS doc_id FROM fts WHERE fts MATCH ?', params: [`{${cols}} : (${expr})`] },
         limit,
-      )
+      ).filter((id) => id <= bound)
     // The first AUTOCOMPLETE_SCAN matches in scope, then those of them in the best fields: a
     // rare combination of words stops at the end of the first read, not at the index's end.
     const matches = read(columns(), Number.MAX_SAFE_INTEGER, AUTOCOMPLETE_SCAN)
     const [top = 1, next = top] = tiers
-    const best = tiers.length > 1 ? read(columns(top), matches.at(-1) ?? 0, want) : matches.slice(0, want)
+    const last = matches.at(-1)
+    const best =
+      last === undefined ? [] : tiers.length > 1 ? read(columns(top), last, want) : matches.slice(0, want)
     const scored: Array<[number, number]> = best.map((id) => [id, top])
     const seen = new Set(best)
     for (const id of matches) {
@@ -101,7 +102,7 @@ export function autocompleteQuery(
   const query = fold(req.query.trim())
   const ranked: Array<AutocompleteSuggestion & { rank: number; score: number }> = []
   for (const c of candidates) {
-    const doc = mergeContributions(JSON.parse(c.parts) as Record<string, DocumentFields>)
+    const doc = mergeContributions(onlyFields(JSON.parse(c.parts) as Record<string, DocumentFields>, fields))
     const best = suggestion(doc, fields, words, query)
     if (best) ranked.push({ urn: c.urn, ...best, score: c.score })
   }
@@ -109,4 +110,18 @@ export function autocompleteQuery(
   return {
     suggestions: ranked.slice(0, req.limit).map(({ urn, text, field }) => ({ urn, text, field })),
   }
+}
+
+/** Each aspect's contribution cut to the given fields (merging the rest would be wasted). */
+function onlyFields(
+  parts: Record<string, DocumentFields>,
+  fields: readonly string[],
+): Record<string, DocumentFields> {
+  const out: Record<string, DocumentFields> = {}
+  for (const [aspect, part] of Object.entries(parts)) {
+    const kept: Record<string, DocumentFields[string]> = {}
+    for (const f of fields) if (part[f]) kept[f] = part[f]
+    out[aspect] = kept
+  }
+  return out
 }

@@ -41,7 +41,9 @@ export function* docRows(
 
 /**
  * Every facet value with the documents having it, for the facet cache: one row per value (the
- * ids joined in SQL), as a row per document and value costs JavaScript several times more.
+ * ids joined in SQL), as a row per document and value costs JavaScript several times more. The
+ * joined ids are read digit by digit: splitting them first would make a string per document
+ * (a value most documents have makes a million of them at 1M documents).
  */
 export function* facetPostings(
   db: Database.Database,
@@ -53,6 +55,26 @@ export function* facetPostings(
     const id = fieldIds.get(field)
     if (id === undefined) continue
     for (const [value, ids] of values.raw().iterate(id) as Iterable<[string, string]>)
-      yield [field, value, ids.split(',').map(Number)]
+      yield [field, value, parseIds(ids)]
   }
+}
+
+/** The numbers of a comma-separated list of non-negative integers. */
+export function parseIds(text: string): number[] {
+  const out: number[] = []
+  let n = 0
+  let digits = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 44) {
+      if (digits) out.push(n)
+      n = 0
+      digits = false
+    } else {
+      n = n * 10 + (c - 48)
+      digits = true
+    }
+  }
+  if (digits) out.push(n)
+  return out
 }

@@ -1,9 +1,34 @@
 /**
+ * The secondary indexes that only queries read (writes never look rows up through them): a bulk
+ * build drops them and creates each once, sorted, at the end. Every open creates any that is
+ * missing, so a build killed half-way leaves nothing missing once the index is opened again.
+ */
+export const SECONDARY_INDEXES: ReadonlyArray<readonly [name: string, ddl: string]> = [
+  ['docs_by_type', 'CREATE INDEX IF NOT EXISTS docs_by_type ON docs (entity_type, removed, urn)'],
+  ['exact_by_value', 'CREATE INDEX IF NOT EXISTS exact_by_value ON exact (field, value COLLATE NOCASE)'],
+]
+
+const SECONDARY_DDL = SECONDARY_INDEXES.map(([, ddl]) => `${ddl};\n`).join('')
+
+/** Drops the {@link SECONDARY_INDEXES}; returns their names. */
+export function dropSecondaryIndexes(db: { exec(sql: string): unknown }): string[] {
+  for (const [name] of SECONDARY_INDEXES) db.exec(`DROP INDEX IF EXISTS ${name}`)
+  return SECONDARY_INDEXES.map(([name]) => name)
+}
+
+/** Creates whichever of the {@link SECONDARY_INDEXES} is missing. */
+export function createSecondaryIndexes(db: { exec(sql: string): unknown }): void {
+  db.exec(SECONDARY_DDL)
+}
+
+/**
  * Layout of the embedded search index (its own SQLite file):
  * - `docs`: one row per entity: URN, type, soft-delete flag and what each aspect contributes
  *   (`parts`, JSON; the document is their union);
  * - `exact`: every (field, value) of every document, for filters, facets, browse and
- *   `field:value`; `urn_keys`: the short forms a URN value answers to (`kafka`, `Legacy`);
+ *   `field:value`; `urn_keys`: the short forms a URN value answers to (`kafka`, `Legacy`), with
+ *   no index by document: a document's keys are derived again from its stored contributions
+ *   to delete them;
  * - `browse_nodes`: per entity type and browse path, how many visible documents have a
  *   browse path at or under it, and strictly under it (browse without a filter reads these);
  * - `fts`: an FTS5 table with one column per analysed field (bm25 with per-field weights);
@@ -19,7 +44,6 @@ CREATE TABLE IF NOT EXISTS docs (
   removed INTEGER NOT NULL DEFAULT 0,
   parts TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS docs_by_type ON docs (entity_type, removed, urn);
 CREATE TABLE IF NOT EXISTS exact (
   doc_id INTEGER NOT NULL,
   field INTEGER NOT NULL,
@@ -27,14 +51,13 @@ CREATE TABLE IF NOT EXISTS exact (
   num REAL,
   PRIMARY KEY (doc_id, field, value)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS exact_by_value ON exact (field, value COLLATE NOCASE);
 CREATE TABLE IF NOT EXISTS urn_keys (
   field INTEGER NOT NULL,
   key TEXT NOT NULL,
   doc_id INTEGER NOT NULL,
   PRIMARY KEY (field, key, doc_id)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS urn_keys_by_doc ON urn_keys (doc_id);
+DROP INDEX IF EXISTS urn_keys_by_doc;
 CREATE TABLE IF NOT EXISTS browse_nodes (
   entity_type TEXT NOT NULL,
   path TEXT NOT NULL,
@@ -44,7 +67,7 @@ CREATE TABLE IF NOT EXISTS browse_nodes (
   PRIMARY KEY (entity_type, path)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS browse_nodes_by_parent ON browse_nodes (entity_type, parent, docs);
-`
+${SECONDARY_DDL}`
 
 /** Bumped when the derived tables change shape: they are then rebuilt from the stored documents. */
 export const LAYOUT_VERSION = 4

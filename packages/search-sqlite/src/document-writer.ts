@@ -2,16 +2,14 @@ import {
   type DocumentFields,
   type FieldValue,
   type IndexChange,
-  indexWords,
-  isUrn,
   mergeContributions,
   orderContributions,
-  urnKeys,
-  valueText,
 } from '@catalog/search'
 import type Database from 'better-sqlite3'
 import { ftsColumn } from './ddl.js'
 import type { FacetCache } from './facet-cache.js'
+import { RowBuffer } from './row-buffer.js'
+import { ValueAnalysis } from './value-analysis.js'
 import type { Vocabulary } from './vocabulary.js'
 
 type Statement = Database.Statement
@@ -49,6 +47,9 @@ export interface WriterOptions {
 export class DocumentWriter {
   /** Browse-count changes of the batch being applied, by entity type and node: [docs, below]. */
   private browse = new Map<string, [number, number]>()
+  private readonly analysis = new ValueAnalysis()
+  private readonly exact: RowBuffer
+  private readonly keys: RowBuffer
   private readonly s: Record<
     | 'load'
     | 'insertDoc'
@@ -56,9 +57,7 @@ export class DocumentWriter {
     | 'deleteDoc'
     | 'deleteFts'
     | 'deleteExact'
-    | 'deleteKeys'
-    | 'insertExact'
-    | 'insertKey'
+    | 'deleteKey'
     | 'insertField'
     | 'insertFts'
     | 'browseDelta',
@@ -70,6 +69,12 @@ export class DocumentWriter {
     private readonly o: WriterOptions,
   ) {
     const p = (sql: string) => db.prepare(sql)
+    this.exact = new RowBuffer(
+      db,
+      'INSERT OR IGNORE INTO exact (doc_id, field, value, num) VALUES (?, ?, ?, ?)',
+      4,
+    )
+    this.keys = new RowBuffer(db, 'INSERT OR IGNORE INTO urn_keys (field, key, doc_id) VALUES (?, ?, ?)', 3)
     this.s = {
       load: p('SELECT id, entity_type, parts FROM docs WHERE urn = ?'),
       insertDoc: p('INSERT INTO docs (urn, entity_type, removed, parts) VALUES (?, ?, ?, ?)'),
@@ -77,9 +82,7 @@ export class DocumentWriter {
       deleteDoc: p('DELETE FROM docs WHERE id = ?'),
       deleteFts: p('DELETE FROM fts WHERE rowid = ?'),
       deleteExact: p('DELETE FROM exact WHERE doc_id = ?'),
-      deleteKeys: p('DELETE FROM urn_keys WHERE doc_id = ?'),
-      insertExact: p('INSERT OR IGNORE INTO exact (doc_id, field, value, num) VALUES (?, ?, ?, ?)'),
-      insertKey: p('INSERT OR IGNORE INTO urn_keys (field, key, doc_id) VALUES (?, ?, ?)'),
+      deleteKey: p('DELETE FROM urn_keys WHERE field = ? AND key = ? AND doc_id = ?'),
       insertField: p(
         'INSERT INTO fields (name) VALUES (?) ON CONFLICT (name) DO UPDATE SET name = name RETURNING id',
       ),
@@ -109,13 +112,23 @@ export class DocumentWriter {
       else p.parts = {}
     }
     let changed = 0
-    for (const p of pending.values()) if (this.write(p)) changed++
-    this.flushBrowseCounts()
+    try {
+      for (const p of pending.values()) if (this.write(p)) changed++
+      this.flush()
+    } catch (err) {
+      // The caller's transaction rolls back: what is buffered for it must not reach the next one.
+      this.exact.clear()
+      this.keys.clear()
+      this.browse = new Map()
+      throw err
+    }
     return changed
   }
 
-  /** Writes the browse-count changes gathered since the last flush. */
-  flushBrowseCounts(): void {
+  /** Writes the buffered rows and the browse-count changes gathered since the last flush. */
+  flush(): void {
+    this.exact.flush()
+    this.keys.flush()
     for (const [key, [docs, below]] of this.browse) {
       if (docs === 0 && below === 0) continue
       const [entityType, node] = key.split('\u0000') as [string, string]
@@ -138,7 +151,7 @@ export class DocumentWriter {
         texts.push(null)
         continue
       }
-      const words = values.flatMap((v) => indexWords(valueText(String(v))))
+      const words = values.flatMap((v) => this.analysis.words(String(v)))
       this.o.vocabulary.add(words)
       texts.push(words.join(' '))
       if (best.has(f)) bestSize += words.length
@@ -150,8 +163,8 @@ export class DocumentWriter {
       if (!this.o.isExact(field)) continue
       const fid = this.fieldId(field)
       for (const v of values) {
-        this.s.insertExact.run(id, fid, String(v), typeof v === 'number' ? v : null)
-        if (typeof v === 'string' && isUrn(v)) for (const k of urnKeys(v)) this.s.insertKey.run(fid, k, id)
+        this.exact.add(id, fid, String(v), typeof v === 'number' ? v : null)
+        if (typeof v === 'string') for (const k of this.analysis.keys(v)) this.keys.add(fid, k, id)
       }
     }
   }
@@ -201,15 +214,24 @@ export class DocumentWriter {
     return id
   }
 
+  /** Deletes a document's derived rows; its URN keys are derived again from its old contributions. */
   private unindex(id: number, entityType: string, oldParts: string): void {
     this.s.deleteFts.run(id)
     this.s.deleteExact.run(id)
-    this.s.deleteKeys.run(id)
     this.o.facets.delete(id)
-    if (oldParts.includes('"browsePaths"')) {
-      const old = mergeContributions(JSON.parse(oldParts) as Record<string, DocumentFields>)
-      if (!old.removed?.includes(true)) this.browseCounts(entityType, old.browsePaths, -1)
+    const old = mergeContributions(JSON.parse(oldParts) as Record<string, DocumentFields>)
+    for (const [field, values] of Object.entries(old)) {
+      if (!this.o.isExact(field)) continue
+      let fid: number | undefined
+      for (const v of values) {
+        if (typeof v !== 'string') continue
+        for (const k of this.analysis.keys(v)) {
+          fid ??= this.fieldId(field)
+          this.s.deleteKey.run(fid, k, id)
+        }
+      }
     }
+    if (!old.removed?.includes(true)) this.browseCounts(entityType, old.browsePaths, -1)
   }
 
   /**

@@ -1,4 +1,5 @@
 import { ENTITY_TYPE_FIELD, type FacetResult, type FacetValue } from '@catalog/search'
+import { ValuePostings } from './value-postings.js'
 
 /** A posting of the facet loader: field name, value, and the ids of the documents having it. */
 export type FacetPosting = readonly [string, string, readonly number[]]
@@ -25,8 +26,11 @@ export interface FacetSource {
  */
 export class FacetCache {
   private loadedState: Columns | undefined
+  private postings: ValuePostings | undefined
   private readonly ids = new Map<string, number>()
   private readonly values: Array<{ readonly field: string; readonly value: string }> = []
+  /** Value ids by field. */
+  private readonly fieldValues = new Map<string, number[]>()
 
   constructor(
     /** Fields counted as facets (every entity type's `addToFilters` fields). */
@@ -46,15 +50,43 @@ export class FacetCache {
     const out: number[] = [this.valueId(ENTITY_TYPE_FIELD, entityType)]
     for (const field of this.fields)
       for (const v of fields[field] ?? []) out.push(this.valueId(field, String(v)))
+    this.postings?.changed(docId, c.slice(docId), out)
     c.put(docId, out, fields.removed?.includes(true) === true, bestSize)
   }
 
   delete(docId: number): void {
-    this.loadedState?.remove(docId)
+    const c = this.loadedState
+    if (!c) return
+    this.postings?.changed(docId, c.slice(docId), [])
+    c.remove(docId)
   }
 
   reset(): void {
     this.loadedState = undefined
+    this.postings = undefined
+  }
+
+  /** The values a field has had (value id and value), for {@link posting}. */
+  valuesOf(field: string): Array<readonly [number, string]> {
+    this.loaded()
+    return (this.fieldValues.get(field) ?? []).map((vid) => [
+      vid,
+      (this.values[vid] as { value: string }).value,
+    ])
+  }
+
+  /** The documents having a value (an id of {@link valuesOf}), ascending. */
+  posting(valueId: number): Int32Array {
+    const c = this.loaded()
+    this.postings ??= new ValuePostings(
+      (vid) => {
+        const out: number[] = []
+        for (let id = 0; id < c.len.length; id++) if (c.has(id, vid)) out.push(id)
+        return out
+      },
+      (id, vid) => c.has(id, vid),
+    )
+    return this.postings.get(valueId)
   }
 
   /**
@@ -119,7 +151,10 @@ export class FacetCache {
   /** Values held and a rough size in bytes. */
   size(): { values: number; bytes: number } {
     const c = this.loadedState
-    const bytes = this.values.length * 64 + (c ? c.vals.byteLength + c.len.length * 11 : 0)
+    const bytes =
+      this.values.length * 64 +
+      (c ? c.vals.byteLength + c.len.length * 11 : 0) +
+      (this.postings?.size() ?? 0) * 4
     return { values: this.values.length, bytes }
   }
 
@@ -151,6 +186,9 @@ export class FacetCache {
       id = this.values.length
       this.values.push({ field, value })
       this.ids.set(key, id)
+      const list = this.fieldValues.get(field)
+      if (list) list.push(id)
+      else this.fieldValues.set(field, [id])
     }
     return id
   }
@@ -175,6 +213,22 @@ class Columns {
     this.removed[id] = removed ? 1 : 0
     this.size[id] = Math.min(size, 0xffff)
     for (let i = 0; i < (this.len[id] as number); i++) this.vals[this.end++] = list[i] as number
+  }
+
+  /** A document's value ids (empty for an unknown one). */
+  slice(id: number): Int32Array {
+    if (id >= this.len.length) return new Int32Array(0)
+    const from = this.start[id] as number
+    return this.vals.slice(from, from + (this.len[id] as number))
+  }
+
+  /** Whether a document has a value. */
+  has(id: number, vid: number): boolean {
+    if (id >= this.len.length) return false
+    const from = this.start[id] as number
+    const to = from + (this.len[id] as number)
+    for (let i = from; i < to; i++) if (this.vals[i] === vid) return true
+    return false
   }
 
   remove(id: number): void {

@@ -1,6 +1,6 @@
 import { expandField, fold, type QueryNode, queryWords, typoBudget } from '@catalog/search'
 import { ftsColumn } from './ddl.js'
-import type { Vocabulary } from './vocabulary.js'
+import type { WordLookups } from './word-lookups.js'
 
 /** A piece of SQL and its parameters. */
 export interface Sql {
@@ -16,7 +16,7 @@ export interface CompileContext {
   readonly fieldId: (name: string) => number | undefined
   /** False for free-text fields, whose exact values the index does not keep. */
   readonly isExact: (name: string) => boolean
-  readonly vocabulary: Vocabulary
+  readonly vocabulary: WordLookups
 }
 
 /** The searched entity types, their default fields and each field's boost. */
@@ -37,7 +37,7 @@ const MAX_COMPLETIONS = 32
  * knows them and they are few (FTS5 then streams their lists in id order, so a bounded read
  * stops early), else FTS5's own prefix query (which merges every list first).
  */
-export function prefixForm(vocabulary: Vocabulary, word: string): string {
+export function prefixForm(vocabulary: WordLookups, word: string): string {
   const words = vocabulary.completions(word, MAX_COMPLETIONS)
   if (!words) return `"${word}" *`
   if (words.length === 0) return `"${word}"`

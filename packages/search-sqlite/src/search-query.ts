@@ -7,8 +7,12 @@ import {
   type SearchResultPage,
   type SearchSchema,
 } from '@catalog/search'
+import { fieldHits } from './field-hits.js'
+import { concatIds } from './id-reads.js'
 import { QueryCompiler, type QueryScope, type Sql } from './query-compiler.js'
+import { rankedPage } from './ranked-page.js'
 import type { QueryContext } from './sqlite-search-index.js'
+import { memoizedLookups } from './word-lookups.js'
 import { rankWords } from './word-ranker.js'
 
 /** The documents of the scope, soft-deleted ones left out unless asked for, and the filter. */
@@ -51,24 +55,33 @@ export function queryScope(schema: SearchSchema, entityTypes: readonly string[])
  * (by default all of them) are scored and come first, by relevance; any other counted hits
  * follow in id order. With no more matches than the window, ranking is exact. Queries of words
  * only are scored by {@link rankWords} (field boost tiers, no `bm25()`); others (fields, NOT)
- * by FTS5's `bm25()` with the scope's boosts. A lone `field:value` ranks in id order.
- * The page's documents are then read, and the facets counted from the in-memory facet values.
+ * by FTS5's `bm25()` with the scope's boosts; only the best `start + count` rows are picked
+ * ({@link rankedPage}). A lone `field:value` ranks in id order, its hits read from the facet
+ * values' posting lists when it can ({@link fieldHits}). The page's documents are then read, and
+ * the facets counted from the in-memory facet values.
  */
-export function searchQuery(ctx: QueryContext, schema: SearchSchema, req: SearchRequest): SearchResultPage {
+export function searchQuery(
+  context: QueryContext,
+  schema: SearchSchema,
+  req: SearchRequest,
+): SearchResultPage {
+  const ctx: QueryContext = { ...context, vocabulary: memoizedLookups(context.vocabulary) }
   const scope = queryScope(schema, req.entityTypes)
   const compiler = new QueryCompiler(ctx, scope)
   const q = compiler.compile(req.query)
   const where = scopeWhere(ctx, req.entityTypes, req.includeRemoved, req.filter)
   const sort = sortOrder(ctx, req)
   let ids: number[]
+  let pageIds: number[] | undefined
   if (q && !req.sort) {
-    const counted = countedHits(ctx, req, where, scope)
-    if (req.query.kind === 'field')
-      ids = counted // every match scores the same: id order
-    else {
-      // Scores the counted hits with the lowest ids up to the window: the id bound goes into
-      // every FTS match and exact-value scan, so only those are read and scored. The counted
-      // hits already passed the scope and filter, so the scored rows are not joined again.
+    ids =
+      (req.query.kind === 'field' ? fieldHits(ctx, req, req.query) : undefined) ??
+      countedHits(ctx, req, where, scope)
+    if (req.query.kind !== 'field') {
+      // (Every match of a lone `field:value` scores the same: id order.) The counted hits with
+      // the lowest ids up to the window are scored: reads stop at its last id. They already
+      // passed the scope and filter, so the scored rows are not joined again.
+      const counted = ids
       const bound = counted[Math.min(ctx.rankWindow, counted.length) - 1] ?? 0
       const scoring = new QueryCompiler(ctx, scope, true, bound)
       const countedSet = new Set(counted)
@@ -76,9 +89,7 @@ export function searchQuery(ctx: QueryContext, schema: SearchSchema, req: Search
       const ranked =
         rankWords(ctx, scoring, req.query, bound, req.start + req.count, has) ??
         boundedRows(ctx, scoring, req)
-      ranked.sort((a, b) => b[1] - a[1] || b[2] - a[2] || a[0] - b[0])
-      const first = new Set(ranked.map((r) => r[0]).filter((id) => countedSet.has(id)))
-      ids = [...first, ...counted.filter((id) => !first.has(id))]
+      pageIds = rankedPage(ranked, counted, has, req.start, req.count)
     }
   } else {
     ids = (
@@ -95,7 +106,7 @@ export function searchQuery(ctx: QueryContext, schema: SearchSchema, req: Search
             .all(...where.params, ...sort.params)
     ) as number[]
   }
-  const pageIds = ids.slice(req.start, req.start + req.count)
+  pageIds ??= ids.slice(req.start, req.start + req.count)
   return {
     total: ids.length,
     hits: pageIds.length > 0 ? page(ctx, schema, req, compiler, pageIds) : [],
@@ -137,8 +148,8 @@ function matchIds(
 /**
  * The ids (`doc_id`) of a query's rows that pass the request's scope and filter, at most
  * `limit` (-1: all; with a limit the query must stream in id order). Only ids cross into
- * JavaScript (rows of several columns cost several times more), and without a filter the scope
- * is checked in memory, in chunks of `limit` ids, instead of reading each match's document.
+ * JavaScript, as one string ({@link concatIds}), and without a filter the scope is checked in
+ * memory, in chunks of `limit` ids, instead of reading each match's document.
  */
 export function scopedIds(
   ctx: QueryContext,
@@ -148,24 +159,20 @@ export function scopedIds(
   limit = -1,
 ): number[] {
   if (req.filter.or.length > 0)
-    return ctx
-      .statement(
-        `SELECT q.doc_id FROM (${q.sql}) q CROSS JOIN docs d ON d.id = q.doc_id WHERE ${where.sql} LIMIT ?`,
-      )
-      .pluck()
-      .all(...q.params, ...where.params, limit) as number[]
+    return concatIds(
+      ctx.statement,
+      `SELECT q.doc_id FROM (${q.sql}) q CROSS JOIN docs d ON d.id = q.doc_id WHERE ${where.sql} LIMIT ?`,
+      [...q.params, ...where.params, limit],
+    )
   const inScope = ctx.facets.scope(req.entityTypes, req.includeRemoved)
-  if (limit < 0)
-    return (
-      ctx
-        .statement(`SELECT doc_id FROM (${q.sql})`)
-        .pluck()
-        .all(...q.params) as number[]
-    ).filter(inScope)
-  const chunk = ctx.statement(`SELECT doc_id FROM (${q.sql}) WHERE doc_id > ? LIMIT ?`).pluck()
+  if (limit < 0) return concatIds(ctx.statement, `SELECT doc_id FROM (${q.sql})`, q.params).filter(inScope)
   const out: number[] = []
   for (let after = -1; ; ) {
-    const ids = chunk.all(...q.params, after, limit) as number[]
+    const ids = concatIds(ctx.statement, `SELECT doc_id FROM (${q.sql}) WHERE doc_id > ? LIMIT ?`, [
+      ...q.params,
+      after,
+      limit,
+    ])
     for (const id of ids) {
       if (!inScope(id)) continue
       out.push(id)

@@ -25,7 +25,7 @@ import { autocompleteQuery } from './autocomplete.js'
 import { browseQuery } from './browse.js'
 import { browseV2Query } from './browse-v2.js'
 import { docRows, facetPostings } from './cache-sources.js'
-import { BASE_DDL, ftsDdl, LAYOUT_VERSION } from './ddl.js'
+import { BASE_DDL, createSecondaryIndexes, dropSecondaryIndexes, ftsDdl, LAYOUT_VERSION } from './ddl.js'
 import { DocumentWriter } from './document-writer.js'
 import { FacetCache } from './facet-cache.js'
 import { filterSql } from './filter-sql.js'
@@ -159,6 +159,11 @@ export class SqliteSearchIndex implements SearchIndex {
     }
   }
 
+  /** {@link apply} with the changes as JSON text (an `IndexChange[]`). */
+  async applyJson(changesJson: string, cursor: number): Promise<ApplyResult> {
+    return this.apply(JSON.parse(changesJson) as IndexChange[], cursor)
+  }
+
   async search(request: SearchRequest): Promise<SearchResultPage> {
     return this.read(() => searchQuery(this.queryContext(), this.schema, request))
   }
@@ -229,6 +234,24 @@ export class SqliteSearchIndex implements SearchIndex {
     if (this.db.open) this.db.close()
   }
 
+  /**
+   * Prepares a bulk build of about `expected` new documents (`catalog import`): when the index
+   * holds fewer documents than that, the indexes that only queries read are dropped, to be built
+   * once, sorted, by {@link endBulk}. Writes through {@link apply} work as always meanwhile;
+   * queries are correct but slow. A process killed before `endBulk` leaves nothing missing: the
+   * next open creates them. Returns the indexes dropped.
+   */
+  beginBulk(expected: number): string[] {
+    const documents = (this.db.prepare('SELECT count(*) AS n FROM docs').get() as { n: number }).n
+    return documents >= expected ? [] : dropSecondaryIndexes(this.db)
+  }
+
+  /** Ends a bulk build: creates the indexes {@link beginBulk} dropped and checkpoints the WAL. */
+  endBulk(): void {
+    createSecondaryIndexes(this.db)
+    this.db.pragma('wal_checkpoint(TRUNCATE)')
+  }
+
   private applyAll(changes: readonly IndexChange[], cursor: number): ApplyResult {
     const changed = this.writer.apply(changes)
     const next = Math.max(this.readCursor(), cursor)
@@ -249,18 +272,37 @@ export class SqliteSearchIndex implements SearchIndex {
    */
   private ensureLayout(): void {
     const wanted = JSON.stringify({ layout: LAYOUT_VERSION, fts: this.ftsFields })
-    const row = this.db.prepare("SELECT value FROM meta WHERE key = 'layout'").get() as
-      | { value: string }
-      | undefined
-    if (row?.value === wanted) return
+    // A document's URN keys are found again from its exact fields to delete them: a model whose
+    // exact fields changed rebuilds too (a file that predates this record keeps its rows).
+    const exact = JSON.stringify(
+      this.schema
+        .allFields()
+        .map((f) => f.name)
+        .filter((name) => this.schema.isExact(name))
+        .sort(),
+    )
+    const meta = (key: string) =>
+      (this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)
+        ?.value
+    const saveExact = () =>
+      this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('exact', ?)").run(exact)
+    const savedExact = meta('exact')
+    if (meta('layout') === wanted && (savedExact === undefined || savedExact === exact)) {
+      if (savedExact === undefined) saveExact()
+      return
+    }
     this.db.transaction(() => {
       const columns = this.db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('docs') as string[]
       if (columns.includes('doc')) this.db.exec('ALTER TABLE docs DROP COLUMN doc') // layout 2
       this.db.exec('DROP TABLE IF EXISTS fts_vocab; DROP TABLE IF EXISTS fts;')
       this.db.exec(ftsDdl(this.ftsFields))
       this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('layout', ?)").run(wanted)
+      saveExact()
       joinLegacyBrowsePathsV2(this.db, this.browsePathV2Fields())
+      // Every row is rewritten: the query-only indexes are built once, after.
+      dropSecondaryIndexes(this.db)
       this.reindexAll()
+      createSecondaryIndexes(this.db)
     })()
   }
 
@@ -294,7 +336,7 @@ export class SqliteSearchIndex implements SearchIndex {
         r.entity_type,
         mergeContributions(JSON.parse(r.parts) as Record<string, DocumentFields>),
       )
-    writer.flushBrowseCounts()
+    writer.flush()
   }
 
   /** An entity type's default fields of the highest boost (a dataset's `id`, `name`, `qualifiedName`). */

@@ -1,4 +1,5 @@
 import type { QueryNode } from '@catalog/search'
+import { idsUpTo } from './id-reads.js'
 import type { QueryCompiler } from './query-compiler.js'
 import type { QueryContext } from './sqlite-search-index.js'
 
@@ -51,8 +52,13 @@ export function rankWords(
 ): Array<[number, number, number]> | undefined {
   const words = rankableWords(node)
   if (!words) return undefined
-  const ids = ctx.statement('SELECT rowid FROM fts WHERE fts MATCH ? AND rowid <= ?').pluck()
-  const read = (columns: string, expr: string) => ids.all(`{${columns}} : (${expr})`, bound) as number[]
+  const read = (columns: string, expr: string) =>
+    idsUpTo(
+      ctx.statement,
+      'SELECT rowid AS doc_id FROM fts WHERE fts MATCH ?',
+      [`{${columns}} : (${expr})`],
+      bound,
+    )
   const [top, next] = compiler.boostTiers()
   if (!top) return undefined
   const forms = words.flatMap((w) => compiler.wordForms(w) ?? []).slice(0, 30)

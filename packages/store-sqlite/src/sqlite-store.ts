@@ -85,6 +85,8 @@ interface Pending extends PendingWrite {
   readonly reject: (err: unknown) => void
   /** Large enough for the writer thread (see {@link THREAD_WRITE_WEIGHT}). */
   readonly large: boolean
+  /** A large write's form for the writer thread, made in slices as soon as the write arrives. */
+  wire?: Promise<WireBatch>
 }
 
 /**
@@ -178,7 +180,14 @@ export class SqliteMetadataStore implements MetadataStore {
     }
     const large = this.thread !== undefined && (writeWeight(batch) ?? -1) >= this.largeWeight
     return new Promise((resolve, reject) => {
-      this.queue.push({ batch, resolve, reject, large })
+      const item: Pending = { batch, resolve, reject, large }
+      // Serialized for the writer thread while it waits its turn; the queue keeps its place.
+      if (large) {
+        item.wire = batchToWire(batch)
+        // Its failure is the write's own, reported when its turn comes (see writeInThread).
+        item.wire.catch(() => undefined)
+      }
+      this.queue.push(item)
       this.scheduleFlush()
     })
   }
@@ -219,17 +228,15 @@ export class SqliteMetadataStore implements MetadataStore {
 
   /** Commits a large write on the writer thread, then acknowledges it as a group of one. */
   private writeInThread(item: Pending, thread: SqliteWriteThread): void {
-    let wire: WireBatch
-    try {
-      wire = batchToWire(item.batch)
-    } catch (err) {
-      // A value that has no JSON form fails its own call, as it would in a group commit.
-      item.reject(err)
-      if (this.queue.length > 0) this.scheduleFlush()
-      return
-    }
-    this.threadWrite = thread
-      .write(wire)
+    this.threadWrite = (item.wire ?? batchToWire(item.batch))
+      .then(
+        (wire) => thread.write(wire),
+        (err: unknown) => {
+          // A value that has no JSON form fails its own call, as it would in a group commit.
+          item.error = err
+          return undefined
+        },
+      )
       .then(
         (outcome) => {
           item.outcome = outcome

@@ -1,11 +1,19 @@
 import type { ChangeLogEntry, Registry } from '@catalog/core'
 import { DocumentDeriver, type IndexChange, SearchSchema } from '@catalog/search'
-import { SqliteSearchIndex } from '@catalog/search-sqlite'
+import { WorkerSearchIndex } from '@catalog/search-sqlite'
 import type { SqliteBulkImport } from '@catalog/store-sqlite'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
 
 const LOG_PAGE = 1_000
 const ENTITY_PAGE = 5_000
+/** Pages handed to the index's thread and not yet written: one being written, one waiting. */
+const IN_FLIGHT = 2
+
+/** A page of entities handed to the index's thread. */
+interface Flight {
+  readonly urns: readonly string[]
+  readonly written: Promise<unknown>
+}
 
 /**
  * Builds the search documents of the entities an import wrote, from their stored latest aspects
@@ -15,6 +23,9 @@ const ENTITY_PAGE = 5_000
  * document first) with the cursor at the log's head, and marked done in the store, so a killed
  * rebuild resumes where it stopped. A catalog started afterwards finds its cursor at the head:
  * it neither re-applies nor misses anything.
+ *
+ * The index writes on its own thread while this one reads and derives the next page, and a
+ * build larger than the index builds the index's query-only indexes once at the end.
  */
 export async function rebuildSearch(
   storeFile: string,
@@ -23,12 +34,36 @@ export async function rebuildSearch(
   registry: Registry,
   onProgress: (done: number) => void,
 ): Promise<number> {
-  const store = new SqliteMetadataStore({ file: storeFile, durability: 'normal' })
+  // The index's thread starts while this one opens the store (which may build the store's
+  // deferred indexes). A large page cache: a rebuild touches index pages all over the file.
+  const opening = WorkerSearchIndex.open({ file: searchFile, cacheMb: 256 })
+  opening.catch(() => undefined)
+  let store: SqliteMetadataStore
+  try {
+    store = new SqliteMetadataStore({ file: storeFile, durability: 'normal' })
+  } catch (err) {
+    await (await opening.catch(() => undefined))?.close()
+    throw err
+  }
+  const index = await opening.catch(async (err) => {
+    await store.close()
+    throw err
+  })
   const schema = new SearchSchema(registry)
-  // A large page cache: a rebuild touches index pages all over the file.
-  const index = new SqliteSearchIndex({ file: searchFile, schema, cacheMb: 256 })
   const deriver = new DocumentDeriver(schema)
   let indexed = 0
+  const flights: Flight[] = []
+  const flying = new Set<string>()
+  /** Waits for the oldest page to be written, then marks its entities done. */
+  const land = async () => {
+    const flight = flights.shift()
+    if (!flight) return
+    await flight.written
+    bulk.untouch(flight.urns)
+    for (const urn of flight.urns) flying.delete(urn)
+    indexed += flight.urns.length
+    onProgress(indexed)
+  }
   try {
     const head = await store.head()
     let cursor = await index.cursor()
@@ -39,8 +74,13 @@ export async function rebuildSearch(
       await index.apply(deriver.changes(entries), last.seq)
       cursor = last.seq
     }
+    await index.beginBulk(bulk.touchedCount())
     for (;;) {
-      const page = bulk.touched(ENTITY_PAGE)
+      // Entities in flight are still marked: read past them.
+      const page = bulk
+        .touched(ENTITY_PAGE + flying.size)
+        .filter((e) => !flying.has(e.urn))
+        .slice(0, ENTITY_PAGE)
       if (page.length === 0) break
       const latest = await store.latest(page.map((p) => p.urn))
       const changes: IndexChange[] = []
@@ -57,12 +97,19 @@ export async function rebuildSearch(
         }))
         changes.push(...deriver.changes(entries))
       }
-      await index.apply(changes, head)
-      bulk.untouch(page.map((p) => p.urn))
-      indexed += page.length
-      onProgress(indexed)
+      const written = index.applyJson(JSON.stringify(changes), head)
+      // Awaited in order by `land`; a failure is seen there, not as an unhandled rejection.
+      written.catch(() => undefined)
+      const urns = page.map((p) => p.urn)
+      for (const urn of urns) flying.add(urn)
+      flights.push({ urns, written })
+      if (flights.length >= IN_FLIGHT) await land()
     }
+    while (flights.length > 0) await land()
+    await index.endBulk()
   } finally {
+    // Pages still in flight after a failure are not marked done: a rerun indexes them again.
+    await Promise.allSettled(flights.map((f) => f.written))
     await index.close()
     await store.close()
   }

@@ -2,6 +2,7 @@ import {
   type AspectSpec,
   type AuditStamp,
   applyPatch,
+  canonicalJson,
   type EntityRef,
   type EntitySpec,
   InvalidInputError,
@@ -207,6 +208,8 @@ export class BatchBuilder {
       entityType: entity.name,
       aspect: spec.name,
       value,
+      // The stored text, made here (in the ingest's slices) rather than in the store's commit.
+      valueJson: canonicalJson(value),
       created: this.created,
       ...(systemMetadata ? { systemMetadata } : {}),
       edges: this.registry.edges(entity, spec.name, value),

@@ -25,6 +25,8 @@ export interface SyncStats {
  */
 /** How long a noted write waits for neighbours before the index applies them together. */
 const NOTED_WRITE_DELAY_MS = 10
+/** Most change-log entries read as text per page for an index that derives on its own thread. */
+const TEXT_PAGE = 1000
 
 export class IndexSync {
   private cursor: number | undefined
@@ -170,17 +172,20 @@ export class IndexSync {
    * text from the source when it can, so a huge aspect is never parsed or cloned on this thread).
    */
   private async drainAsText(applyLog: (entriesJson: string) => Promise<LogApplyResult>): Promise<void> {
+    // Pages of at most TEXT_PAGE entries: reading 5,000 entries as text in one go held the event
+    // loop ~50 ms; the loop serves other requests while the index thread applies each page.
+    const pageSize = Math.min(this.batchSize, TEXT_PAGE)
     let cursor = await this.currentCursor()
     for (;;) {
       const text = this.source.changesJson
-        ? await this.source.changesJson(cursor, this.batchSize)
-        : JSON.stringify((await this.source.changes(cursor, this.batchSize)).entries)
+        ? await this.source.changesJson(cursor, pageSize)
+        : JSON.stringify((await this.source.changes(cursor, pageSize)).entries)
       const result = await applyLog(text)
       if (result.entries === 0) return
       this.applied += result.entries
       cursor = result.cursor
       this.cursor = cursor
-      if (result.entries < this.batchSize) return
+      if (result.entries < pageSize) return
     }
   }
 }

@@ -1,8 +1,8 @@
 import type { WireError } from '@catalog/core'
 import type { SearchIndex } from '@catalog/search'
 
-/** The index operations the worker runs, by name. */
-export type IndexOp = keyof SearchIndex
+/** The index operations the worker runs, by name: the port's, and the bulk build's. */
+export type IndexOp = keyof SearchIndex | 'applyJson' | 'beginBulk' | 'endBulk'
 
 /** What the worker is started with (`workerData`). */
 export interface WorkerInit {
