@@ -107,7 +107,13 @@ export class BatchBuilder {
     this.addAspect(ref, spec.name, raw, p.systemMetadata, precondition(changeType, p.headers))
   }
 
-  addSnapshot(e: SnapshotEntity, systemMetadata: SystemMetadata | undefined, where: string): void {
+  /** Adds one snapshot; `large` holds aspects (by position) already prepared off the event loop. */
+  addSnapshot(
+    e: SnapshotEntity,
+    systemMetadata: SystemMetadata | undefined,
+    where: string,
+    large?: ReadonlyMap<number, PreparedAspect | Error>,
+  ): void {
     const members = Object.entries(e.value)
     if (members.length !== 1)
       throw new ValidationError(`${where}.value must hold exactly one snapshot record`)
@@ -133,7 +139,10 @@ export class BatchBuilder {
       if (!spec || !this.registry.hasAspect(entity, spec.name)) {
         throw new ValidationError(`${where}: Unknown aspect ${aspectRecord} for entity ${entity.name}`)
       }
-      this.addAspect(ref, spec.name, value, systemMetadata)
+      const prepared = large?.get(i)
+      if (prepared instanceof Error) throw prepared
+      if (prepared) this.addPrepared(ref, spec, prepared, systemMetadata)
+      else this.addAspect(ref, spec.name, value, systemMetadata)
     })
   }
 

@@ -78,11 +78,49 @@ export class IngestService {
     if (systemMetadata.length > 0 && systemMetadata.length !== entities.length) {
       throw new PreconditionError('entities and systemMetadata length must match')
     }
+    const where = (i: number) => (entities.length > 1 ? `entities[${i}]` : 'entity')
+    const large = await this.prepareLargeSnapshotAspects(entities)
     const builder = new BatchBuilder(this.registry, stamp(actor))
-    await inSlices(entities, (e, i) =>
-      builder.addSnapshot(e, systemMetadata[i], entities.length > 1 ? `entities[${i}]` : 'entity'),
-    )
+    await inSlices(entities, (e, i) => builder.addSnapshot(e, systemMetadata[i], where(i), large.get(i)))
     return this.commit(builder.build())
+  }
+
+  /**
+   * {@link prepareLarge} for snapshots: an aspect whose JSON text is large (a schema of thousands
+   * of fields) is validated on the worker thread. Keyed by snapshot, then by aspect position;
+   * anything malformed is left to the batch builder, which reports it in its turn.
+   */
+  private async prepareLargeSnapshotAspects(
+    entities: readonly SnapshotEntity[],
+  ): Promise<Map<number, Map<number, PreparedAspect | Error>>> {
+    const calls: Array<{ i: number; j: number; call: Promise<PreparedAspect> }> = []
+    await inSlices(entities, (e, i) => {
+      const [member, ...others] = Object.entries(e.value)
+      const entity = member && others.length === 0 && this.registry.entityBySnapshot(member[0])
+      const aspects = entity ? (member[1] as { aspects?: unknown })?.aspects : undefined
+      if (!entity || !Array.isArray(aspects)) return
+      aspects.forEach((one: unknown, j: number) => {
+        const [record, ...more] = one && typeof one === 'object' ? Object.entries(one) : []
+        const spec = record && more.length === 0 ? this.registry.aspectByRecord(record[0]) : undefined
+        if (!record || !spec || spec.timeseries || !this.registry.hasAspect(entity, spec.name)) return
+        const text = JSON.stringify(record[1])
+        if (text === undefined || text.length < LARGE_ASPECT_CHARS) return
+        const where = `entities[${i}].aspects[${j}]`
+        calls.push({
+          i,
+          j,
+          call: prepareLargeAspect({ entityType: entity.name, aspect: spec.name, text, where }),
+        })
+      })
+    })
+    const out = new Map<number, Map<number, PreparedAspect | Error>>()
+    for (const { i, j, call } of calls) {
+      const prepared = await call.catch((err: Error) => err)
+      const forEntity = out.get(i) ?? new Map<number, PreparedAspect | Error>()
+      forEntity.set(j, prepared)
+      out.set(i, forEntity)
+    }
+    return out
   }
 
   /**

@@ -1,0 +1,99 @@
+import t from 'tap'
+import { build, getJson, postJson } from '../helpers/build.js'
+
+// A snapshot (MCE) aspect of 256,000 characters of JSON or more is validated on the large-aspect
+// worker, as a proposal's is: what is stored and the errors must be the event loop's.
+
+const enc = encodeURIComponent
+const urn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`
+const stamp = { time: 0, actor: 'urn:li:corpuser:datahub' }
+
+function schema(n: number, broken = false) {
+  return {
+    schemaName: 'wide',
+    platform: 'urn:li:dataPlatform:hive',
+    version: 0,
+    created: stamp,
+    lastModified: stamp,
+    hash: '',
+    platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
+    fields: Array.from({ length: n }, (_, i) => ({
+      fieldPath: `column_${i}`,
+      nativeDataType: 'string',
+      type: { type: { 'com.linkedin.schema.StringType': {} } },
+      description: `the description of column ${i}`,
+      globalTags: { tags: [{ tag: `urn:li:tag:t${i}` }] },
+      ...(broken && i === n - 1 ? { nullable: 'not a boolean' } : {}),
+    })),
+  }
+}
+
+const snapshot = (name: string, value: unknown) => ({
+  entities: [
+    {
+      value: {
+        'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+          urn: urn(name),
+          aspects: [
+            { 'com.linkedin.dataset.DatasetProperties': { name, description: 'wide table' } },
+            { 'com.linkedin.schema.SchemaMetadata': value },
+          ],
+        },
+      },
+    },
+  ],
+})
+
+t.test('a large snapshot aspect is stored as the same aspect sent as a proposal', async (t) => {
+  const { app } = await build(t)
+  const value = schema(2_000)
+  t.ok(JSON.stringify(value).length >= 256_000, 'large enough for the worker')
+  const viaSnapshot = await postJson(app, '/entities?action=batchIngest', snapshot('wide_mce', value))
+  t.equal(viaSnapshot.status, 200)
+  const viaProposal = await postJson(app, '/aspects?action=ingestProposal', {
+    proposal: {
+      entityType: 'dataset',
+      entityUrn: urn('wide_mcp'),
+      changeType: 'UPSERT',
+      aspectName: 'schemaMetadata',
+      aspect: { contentType: 'application/json', value: JSON.stringify(value) },
+    },
+  })
+  t.equal(viaProposal.status, 200)
+  const read = async (name: string) =>
+    (await getJson(app, `/aspects/${enc(urn(name))}?aspect=schemaMetadata&version=0`)).body
+  const [mce, mcp] = [await read('wide_mce'), await read('wide_mcp')]
+  t.equal(mce.aspect['com.linkedin.schema.SchemaMetadata'].fields.length, 2_000)
+  t.same(mce.aspect, mcp.aspect, 'the same stored value')
+  const outgoing = async (name: string) =>
+    (
+      await getJson(
+        app,
+        `/relationships?urn=${enc(urn(name))}&direction=OUTGOING&types=List(SchemaFieldTaggedWith)&count=3000`,
+      )
+    ).body.relationships
+      .map((r: { type: string; entity: string }) => `${r.type} ${r.entity}`)
+      .sort()
+  const [fromMce, fromMcp] = [await outgoing('wide_mce'), await outgoing('wide_mcp')]
+  t.ok(fromMce.length >= 2_000, `${fromMce.length} edges from the snapshot's aspects`)
+  t.same(fromMce, fromMcp, 'the same edges from both')
+})
+
+t.test('a large snapshot aspect is refused with the message a small one gets', async (t) => {
+  const { app } = await build(t)
+  const small = await postJson(app, '/entities?action=batchIngest', snapshot('small_bad', schema(3, true)))
+  const large = await postJson(
+    app,
+    '/entities?action=batchIngest',
+    snapshot('large_bad', schema(2_000, true)),
+  )
+  t.equal(small.status, 422)
+  t.equal(large.status, small.status)
+  t.equal(
+    large.body.message,
+    small.body.message.replace('/fields/2/', '/fields/1999/'),
+    'the same message, naming the field',
+  )
+  const stored = await getJson(app, `/aspects/${enc(urn('large_bad'))}?aspect=datasetProperties&version=0`)
+  t.equal(stored.status, 404, 'nothing of the snapshot stored')
+})
