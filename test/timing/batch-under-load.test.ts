@@ -129,48 +129,4 @@ t.test('the largest batches leave /health under 100 ms', async (t) => {
       (run) => `snapshot_${run}_${N - 1}`,
     )
   })
-  await t.test('batchIngest of one snapshot with the largest schema', async (t) => {
-    // 20,000 fields (the most an array may hold) with a tag each: 5 MB of aspect in one snapshot.
-    const fields = Array.from({ length: WRITE_LIMITS.maxArrayItems }, (_, i) => ({
-      fieldPath: `column_${i}`,
-      nativeDataType: 'string',
-      type: { type: { 'com.linkedin.schema.StringType': {} } },
-      description: `the description of column ${i}`,
-      globalTags: { tags: [{ tag: `urn:li:tag:t${i}` }] },
-    }))
-    const body = (run: string) =>
-      JSON.stringify({
-        entities: [
-          {
-            value: {
-              'com.linkedin.metadata.snapshot.DatasetSnapshot': {
-                urn: urn(`wide_snapshot_${run}`),
-                aspects: [
-                  { 'com.linkedin.dataset.DatasetProperties': properties(`wide_snapshot_${run}`, 0) },
-                  {
-                    'com.linkedin.schema.SchemaMetadata': {
-                      schemaName: 'wide',
-                      platform: 'urn:li:dataPlatform:hive',
-                      version: 0,
-                      created: { time: 0, actor: 'urn:li:corpuser:datahub' },
-                      lastModified: { time: 0, actor: 'urn:li:corpuser:datahub' },
-                      hash: '',
-                      platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
-                      fields,
-                    },
-                  },
-                ],
-              },
-            },
-          },
-        ],
-      })
-    await measure(
-      t,
-      'a snapshot with a 20,000-field schema',
-      '/entities?action=batchIngest',
-      body,
-      (run) => `wide_snapshot_${run}`,
-    )
-  })
 })

@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads'
+import { lowerThreadPriority } from '@catalog/core'
 import type { ParseCall, ParseReply } from './json-body-protocol.js'
 
 /**
@@ -6,6 +7,8 @@ import type { ParseCall, ParseReply } from './json-body-protocol.js'
  * parser does (a leading BOM skipped; `__proto__` keys and `constructor.prototype` refused) and
  * answers the value, so that the event loop pays the structured copy only.
  */
+// The event loop answering requests comes first when the CPU is short.
+lowerThreadPriority()
 const port = parentPort
 if (!port) throw new Error('json-body-worker runs as a worker thread')
 const decoder = new TextDecoder()

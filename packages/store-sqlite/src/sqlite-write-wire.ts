@@ -53,15 +53,22 @@ export async function batchToWire(batch: WriteBatch): Promise<WireBatch> {
   const edges: string[] = []
   let until = performance.now() + SLICE_MS
   const serialize = async (members: readonly unknown[], one: (member: unknown) => string) => {
-    const parts: string[] = []
+    // Joined a thousand at a time, so that no step copies the whole batch's text at once.
+    const chunks: string[] = []
+    let parts: string[] = []
     for (const member of members) {
       parts.push(one(member))
+      if (parts.length === 1000) {
+        chunks.push(parts.join(','))
+        parts = []
+      }
       if (performance.now() >= until) {
         await new Promise((resolve) => setImmediate(resolve))
         until = performance.now() + SLICE_MS
       }
     }
-    return `[${parts.join(',')}]`
+    if (parts.length > 0) chunks.push(parts.join(','))
+    return `[${chunks.join(',')}]`
   }
   const mutations = await serialize(batch.mutations, (member) => {
     const m = member as WriteBatch['mutations'][number]

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { CatalogError, toWireError, UnavailableError } from '@catalog/core'
+import { CatalogError, lowerThreadPriority, toWireError, UnavailableError } from '@catalog/core'
 import Database from 'better-sqlite3'
 import { batchFromWire, type WriterCall, type WriterReply } from './sqlite-write-wire.js'
 import { SqliteWriter } from './sqlite-writer.js'
@@ -10,6 +10,8 @@ import { SqliteWriter } from './sqlite-writer.js'
  * syncing it (as the event loop's connection does); the event loop syncs it before it
  * acknowledges the write.
  */
+// The event loop answering requests comes first when the CPU is short.
+lowerThreadPriority()
 const port = parentPort
 if (!port) throw new Error('sqlite-write-worker runs as a worker thread')
 const post = (reply: WriterReply) => port.postMessage(reply)

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads'
 import { InvalidInputError } from '../errors.js'
+import { lowerThreadPriority } from '../thread-priority.js'
 import { toWireError } from '../wire-error.js'
 import type { PrepareCall, PrepareReply } from './large-aspect-protocol.js'
 import { canonicalJson } from './normalize.js'
@@ -10,6 +11,8 @@ import { Registry } from './registry.js'
  * its edges with its own registry, answering with text (the stored form and the edges), so
  * that a 6 MB schema costs the event loop string copies only.
  */
+// The event loop answering requests comes first when the CPU is short.
+lowerThreadPriority()
 const port = parentPort
 if (!port) throw new Error('large-aspect-worker runs as a worker thread')
 const registry = new Registry()

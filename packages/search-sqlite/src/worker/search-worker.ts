@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { Registry, toWireError } from '@catalog/core'
+import { lowerThreadPriority, Registry, toWireError } from '@catalog/core'
 import { DocumentDeriver, SearchSchema } from '@catalog/search'
 import { SqliteSearchIndex } from '../sqlite-search-index.js'
 import { applyLogText } from './log-applier.js'
@@ -9,6 +9,8 @@ import type { WorkerCall, WorkerInit, WorkerReply } from './protocol.js'
  * The search index's own thread: one {@link SqliteSearchIndex} that applies changes and answers
  * queries one at a time, so a heavy query never holds the server's event loop.
  */
+// The event loop answering requests comes first when the CPU is short.
+lowerThreadPriority()
 const port = parentPort
 if (!port) throw new Error('search-worker runs as a worker thread')
 const post = (reply: WorkerReply) => port.postMessage(reply)
