@@ -8,7 +8,7 @@
  * restart time of `npm start` on the dir until its first 200, and RSS after a few reads.
  */
 import { execFileSync } from 'node:child_process'
-import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -16,57 +16,11 @@ import { canonicalJson, Registry } from '@catalog/core'
 import Database from 'better-sqlite3'
 import { STORE_DDL } from '../packages/store-sqlite/src/schema.js'
 import { ROOT, startApp } from '../test/helpers/spawn.js'
+import { datasetProposals, STAMP, urnOf, writeProposalLines } from './import-data.js'
 import { fmt, report, rssMb } from './lib.js'
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1)
 const N = Number(process.env.BENCH_ENTITIES ?? Math.max(1000, Math.round(100_000 * SCALE)))
-const STAMP = { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }
-const urnOf = (i: number) =>
-  `urn:li:dataset:(urn:li:dataPlatform:hive,bench_db.schema_${i % 97}.table_${i},PROD)`
-
-/** The MCPs of dataset `i`. */
-function proposals(i: number): Array<Record<string, unknown>> {
-  const aspects: Record<string, unknown> = {
-    datasetProperties: { name: `table_${i}`, description: `orders of region ${i % 50}, refreshed daily` },
-    schemaMetadata: {
-      schemaName: `table_${i}`,
-      platform: 'urn:li:dataPlatform:hive',
-      version: 0,
-      hash: '',
-      platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
-      fields: ['id', 'customer_id', 'amount', 'created_at', 'status'].map((f) => ({
-        fieldPath: f,
-        nativeDataType: 'varchar',
-        type: { type: { 'com.linkedin.schema.StringType': {} } },
-      })),
-    },
-    upstreamLineage: {
-      upstreams: [1, 2, 3]
-        .filter((d) => i - d >= 0)
-        .map((d) => ({ dataset: urnOf(i - d), type: 'TRANSFORMED', auditStamp: STAMP })),
-    },
-  }
-  return Object.entries(aspects).map(([aspectName, value]) => ({
-    entityType: 'dataset',
-    entityUrn: urnOf(i),
-    changeType: 'UPSERT',
-    aspectName,
-    aspect: { json: value, contentType: 'application/json' },
-    systemMetadata: { lastObserved: STAMP.time, runId: 'bench-import' },
-  }))
-}
-
-async function writeFile(file: string): Promise<void> {
-  const out = createWriteStream(file)
-  for (let i = 0; i < N; i++) {
-    const text = `${proposals(i)
-      .map((p) => JSON.stringify(p))
-      .join('\n')}\n`
-    if (!out.write(text)) await new Promise<void>((r) => out.once('drain', () => r()))
-  }
-  await new Promise<void>((r) => out.end(r))
-}
-
 /** The raw baseline: the same aspect rows (4 defaults + 3) and edges, inserted with no validation. */
 function rawInsert(file: string): { seconds: number; rows: number } {
   const registry = new Registry()
@@ -101,7 +55,7 @@ function rawInsert(file: string): { seconds: number; rows: number } {
       const ref = registry.resolveUrn(urnOf(i))
       const values = [
         ...registry.defaultAspects(ref),
-        ...proposals(i).map((p) => ({
+        ...datasetProposals(i).map((p) => ({
           aspect: p.aspectName as string,
           value: (p.aspect as { json: unknown }).json,
         })),
@@ -179,7 +133,7 @@ export async function importBench(): Promise<string[]> {
   try {
     const input = join(dir, 'datasets.jsonl')
     let t = performance.now()
-    await writeFile(input)
+    await writeProposalLines(input, N)
     say(
       `input: ${fmt(N)} datasets, ${fmt(N * 3)} MCPs, ${fmt(statSync(input).size / 1e6, 1)} MB of JSON lines (${fmt((performance.now() - t) / 1000, 1)} s to write)`,
     )

@@ -14,62 +14,17 @@
  * build can be profiled alone (BENCH_PROF=1 adds `--cpu-prof` to the import's node).
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import Database from 'better-sqlite3'
 import { ROOT } from '../test/helpers/spawn.js'
+import { writeProposalLines } from './import-data.js'
 import { cpuSeconds, fmt } from './lib.js'
 
 const N = Number(process.env.BENCH_ENTITIES ?? 100_000)
 const KEEP = process.env.BENCH_DIR
-const STAMP = { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }
-const urnOf = (i: number) =>
-  `urn:li:dataset:(urn:li:dataPlatform:hive,bench_db.schema_${i % 97}.table_${i},PROD)`
-
-function proposals(i: number): Array<Record<string, unknown>> {
-  const aspects: Record<string, unknown> = {
-    datasetProperties: { name: `table_${i}`, description: `orders of region ${i % 50}, refreshed daily` },
-    schemaMetadata: {
-      schemaName: `table_${i}`,
-      platform: 'urn:li:dataPlatform:hive',
-      version: 0,
-      hash: '',
-      platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
-      fields: ['id', 'customer_id', 'amount', 'created_at', 'status'].map((f) => ({
-        fieldPath: f,
-        nativeDataType: 'varchar',
-        type: { type: { 'com.linkedin.schema.StringType': {} } },
-      })),
-    },
-    upstreamLineage: {
-      upstreams: [1, 2, 3]
-        .filter((d) => i - d >= 0)
-        .map((d) => ({ dataset: urnOf(i - d), type: 'TRANSFORMED', auditStamp: STAMP })),
-    },
-  }
-  return Object.entries(aspects).map(([aspectName, value]) => ({
-    entityType: 'dataset',
-    entityUrn: urnOf(i),
-    changeType: 'UPSERT',
-    aspectName,
-    aspect: { json: value, contentType: 'application/json' },
-    systemMetadata: { lastObserved: STAMP.time, runId: 'bench-import' },
-  }))
-}
-
-async function writeInput(file: string): Promise<void> {
-  const out = createWriteStream(file)
-  for (let i = 0; i < N; i++) {
-    const text = `${proposals(i)
-      .map((p) => JSON.stringify(p))
-      .join('\n')}\n`
-    if (!out.write(text)) await new Promise<void>((r) => out.once('drain', () => r()))
-  }
-  await new Promise<void>((r) => out.end(r))
-}
-
 const sizeOf = (file: string) =>
   ['', '-wal', '-shm'].reduce((n, s) => n + (existsSync(file + s) ? statSync(file + s).size : 0), 0)
 
@@ -141,7 +96,7 @@ async function main(): Promise<void> {
     if (reuse) resetSearch(dataDir)
     else {
       rmSync(dataDir, { recursive: true, force: true })
-      await writeInput(input)
+      await writeProposalLines(input, N)
     }
     const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, 'prof')}`] : []
     const t = performance.now()

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { type ChangeLogEntry, Registry } from '@catalog/core'
 import { DocumentDeriver, type IndexChange, SearchSchema } from '@catalog/search'
+import { datasetAspects, STAMP, urnOf } from './import-data.js'
 import { fmt } from './lib.js'
 
 // A second argument measures another copy of the index's sources (e.g. the previous commit's, from
@@ -20,33 +21,6 @@ const src = resolve(process.argv[2] ?? 'packages/search-sqlite/src')
 const { SqliteSearchIndex } = await import(join(src, 'sqlite-search-index.ts'))
 const N = Number(process.env.BENCH_ENTITIES ?? 100_000)
 const PAGE = 5_000
-const STAMP = { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }
-const urnOf = (i: number) =>
-  `urn:li:dataset:(urn:li:dataPlatform:hive,bench_db.schema_${i % 97}.table_${i},PROD)`
-
-function aspects(i: number): Record<string, unknown> {
-  return {
-    datasetProperties: { name: `table_${i}`, description: `orders of region ${i % 50}, refreshed daily` },
-    schemaMetadata: {
-      schemaName: `table_${i}`,
-      platform: 'urn:li:dataPlatform:hive',
-      version: 0,
-      hash: '',
-      platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
-      fields: ['id', 'customer_id', 'amount', 'created_at', 'status'].map((f) => ({
-        fieldPath: f,
-        nativeDataType: 'varchar',
-        type: { type: { 'com.linkedin.schema.StringType': {} } },
-      })),
-    },
-    upstreamLineage: {
-      upstreams: [1, 2, 3]
-        .filter((d) => i - d >= 0)
-        .map((d) => ({ dataset: urnOf(i - d), type: 'TRANSFORMED', auditStamp: STAMP })),
-    },
-  }
-}
-
 /** CPU milliseconds of this thread so far (user + system): what the work costs on a shared machine. */
 const cpuMs = () => {
   const u = process.cpuUsage()
@@ -75,7 +49,7 @@ try {
       const urn = urnOf(i)
       const values = [
         ...registry.defaultAspects(registry.resolveUrn(urn)),
-        ...Object.entries(aspects(i)).map(([aspect, value]) => ({ aspect, value })),
+        ...Object.entries(datasetAspects(i)).map(([aspect, value]) => ({ aspect, value })),
       ]
       rows += values.length
       const entries: ChangeLogEntry[] = values.map(({ aspect, value }) => ({
