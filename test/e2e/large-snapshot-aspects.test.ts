@@ -97,3 +97,16 @@ t.test('a large snapshot aspect is refused with the message a small one gets', a
   const stored = await getJson(app, `/aspects/${enc(urn('large_bad'))}?aspect=datasetProperties&version=0`)
   t.equal(stored.status, 404, 'nothing of the snapshot stored')
 })
+
+t.test('a refused large aspect early in a long batch fails the batch, and the server goes on', async (t) => {
+  const { app } = await build(t)
+  // The large aspect's refusal comes back from the worker while the rest of the batch is still
+  // being read, a turn of the event loop at a time.
+  const small = Array.from({ length: 9_999 }, (_, i) => snapshot(`many_${i}`, schema(1)).entities[0])
+  const body = { entities: [snapshot('large_first', schema(2_000, true)).entities[0], ...small] }
+  const res = await postJson(app, '/entities?action=batchIngest', body)
+  t.equal(res.status, 422, JSON.stringify(res.body).slice(0, 300))
+  t.match(res.body.message, /\/fields\/1999\/nullable/)
+  const after = await getJson(app, `/aspects/${enc(urn('many_0'))}?aspect=datasetProperties&version=0`)
+  t.equal(after.status, 404, 'nothing of the batch stored, and the server answers')
+})

@@ -49,7 +49,8 @@ export class IngestService {
     proposals: readonly Proposal[],
     where: (i: number) => string,
   ): Promise<Map<number, PreparedAspect | Error>> {
-    const calls = new Map<number, Promise<PreparedAspect>>()
+    // Each failure is caught as it is made: no call's rejection waits unhandled for its turn.
+    const calls = new Map<number, Promise<PreparedAspect | Error>>()
     for (const [i, p] of proposals.entries()) {
       if (p.aspect === undefined || p.aspect.value.length < LARGE_ASPECT_CHARS) continue
       if (!UPSERT_LIKE.has(p.changeType.toUpperCase()) || p.aspectName === undefined) continue
@@ -62,10 +63,13 @@ export class IngestService {
         text: p.aspect.value,
         where: where(i),
       })
-      calls.set(i, prepared)
+      calls.set(
+        i,
+        prepared.catch((err: Error) => err),
+      )
     }
     const out = new Map<number, PreparedAspect | Error>()
-    for (const [i, call] of calls) out.set(i, await call.catch((err: Error) => err))
+    for (const [i, call] of calls) out.set(i, await call)
     return out
   }
 
@@ -93,7 +97,7 @@ export class IngestService {
   private async prepareLargeSnapshotAspects(
     entities: readonly SnapshotEntity[],
   ): Promise<Map<number, Map<number, PreparedAspect | Error>>> {
-    const calls: Array<{ i: number; j: number; call: Promise<PreparedAspect> }> = []
+    const calls: Array<{ i: number; j: number; call: Promise<PreparedAspect | Error> }> = []
     await inSlices(entities, (e, i) => {
       const [member, ...others] = Object.entries(e.value)
       const entity = member && others.length === 0 && this.registry.entityBySnapshot(member[0])
@@ -109,13 +113,15 @@ export class IngestService {
         calls.push({
           i,
           j,
-          call: prepareLargeAspect({ entityType: entity.name, aspect: spec.name, text, where }),
+          call: prepareLargeAspect({ entityType: entity.name, aspect: spec.name, text, where }).catch(
+            (err: Error) => err,
+          ),
         })
       })
     })
     const out = new Map<number, Map<number, PreparedAspect | Error>>()
     for (const { i, j, call } of calls) {
-      const prepared = await call.catch((err: Error) => err)
+      const prepared = await call
       const forEntity = out.get(i) ?? new Map<number, PreparedAspect | Error>()
       forEntity.set(j, prepared)
       out.set(i, forEntity)
