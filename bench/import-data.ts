@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process'
 import { createWriteStream } from 'node:fs'
+import { join } from 'node:path'
+import { ROOT } from '../test/helpers/spawn.js'
 
 /**
  * The import benchmarks' datasets: 3 aspects each (properties, a 5-column schema, up to 3
@@ -56,4 +59,15 @@ export async function writeProposalLines(file: string, n: number): Promise<void>
     if (!out.write(text)) await new Promise<void>((r) => out.once('drain', () => r()))
   }
   await new Promise<void>((r) => out.end(r))
+}
+
+/** Runs `catalog import <input>` on `dataDir` in a child process; returns what it printed. */
+export function runCatalogImport(input: string, dataDir: string): string {
+  return execFileSync(process.execPath, [join(ROOT, 'apps/cli/bin/catalog.mjs'), 'import', input], {
+    cwd: ROOT,
+    env: { ...process.env, CATALOG_DATA_DIR: dataDir, CATALOG_AUTH: 'off' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 24,
+  })
 }

@@ -1,13 +1,3 @@
-/**
- * `npm run bench -- import`: bulk import. BENCH_ENTITIES synthetic datasets (default 100,000 ×
- * BENCH_SCALE) are written as a JSON-lines file of MCPs (datasetProperties, schemaMetadata,
- * upstreamLineage with 3 upstreams; DataHub's 4 default aspects make 7 aspect rows per dataset),
- * imported by the real `catalog import` in a child process, and measured: aspects/s beside a raw
- * better-sqlite3 insert of the same rows and edges (same DDL, same pragmas, 25,000 rows per
- * transaction) in the same run, disk bytes per aspect row (with the space per table and index),
- * restart time of `npm start` on the dir until its first 200, and RSS after a few reads.
- */
-import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,8 +5,8 @@ import { performance } from 'node:perf_hooks'
 import { canonicalJson, Registry } from '@catalog/core'
 import Database from 'better-sqlite3'
 import { STORE_DDL } from '../packages/store-sqlite/src/schema.js'
-import { ROOT, startApp } from '../test/helpers/spawn.js'
-import { datasetProposals, STAMP, urnOf, writeProposalLines } from './import-data.js'
+import { startApp } from '../test/helpers/spawn.js'
+import { datasetProposals, runCatalogImport, STAMP, urnOf, writeProposalLines } from './import-data.js'
 import { fmt, report, rssMb } from './lib.js'
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1)
@@ -140,13 +130,7 @@ export async function importBench(): Promise<string[]> {
     const raw = rawInsert(join(dir, 'raw.db'))
     const dataDir = join(dir, 'data')
     t = performance.now()
-    const out = execFileSync(process.execPath, [join(ROOT, 'apps/cli/bin/catalog.mjs'), 'import', input], {
-      cwd: ROOT,
-      env: { ...process.env, CATALOG_DATA_DIR: dataDir, CATALOG_AUTH: 'off' },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-      maxBuffer: 1 << 24,
-    })
+    const out = runCatalogImport(input, dataDir)
     const seconds = (performance.now() - t) / 1000
     say(out.trim())
     const store = join(dataDir, 'metadata.db')

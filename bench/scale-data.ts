@@ -9,30 +9,11 @@
  * multi-hop walks fan out both ways.
  */
 import { createWriteStream } from 'node:fs'
+import { COLUMNS, DOMAINS, KINDS, PLATFORMS, THINGS } from './vocabulary.js'
 
 export const LINEAGE_WINDOW = 2_000
 const STAMP = { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }
 
-const PLATFORMS = ['hive', 'kafka', 'snowflake', 'bigquery', 'postgres', 'mysql', 's3', 'redshift']
-const DOMAINS = [
-  'sales',
-  'marketing',
-  'finance',
-  'hr',
-  'ops',
-  'product',
-  'growth',
-  'risk',
-  'supply',
-  'support',
-]
-const THINGS = ['orders', 'customers', 'payments', 'invoices', 'shipments', 'sessions', 'events', 'users']
-  .concat(['accounts', 'products', 'inventory', 'refunds', 'clicks', 'campaigns', 'leads', 'subscriptions'])
-  .concat(['transactions', 'tickets', 'reviews', 'returns'])
-const KINDS = ['daily', 'hourly', 'raw', 'clean', 'agg', 'fact', 'dim', 'snapshot', 'history', 'staging']
-const COLUMNS = ['id', 'created_at', 'updated_at', 'customer_id', 'order_id', 'amount', 'currency', 'status']
-  .concat(['country', 'email', 'first_name', 'last_name', 'phone', 'address', 'city', 'zip', 'product_id'])
-  .concat(['quantity', 'price', 'discount', 'tax', 'total', 'channel', 'campaign_id', 'session_id', 'device'])
 const TAGS = ['PII', 'Legacy', 'Gold', 'Silver', 'GDPR', 'Certified']
 
 /**

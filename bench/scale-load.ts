@@ -1,15 +1,8 @@
-/**
- * Builds the scale benchmark's data dir through the bulk path: the synthetic datasets of
- * `scale-data.ts` written as JSON lines, then `catalog import` (the real command, in a child
- * process) loads them into the store and builds the search index after. A finished load leaves
- * `scale-load.json` beside the data dir; a later run with the same dir and count reuses it.
- */
-import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import Database from 'better-sqlite3'
-import { ROOT } from '../test/helpers/spawn.js'
+import { runCatalogImport } from './import-data.js'
 import { fmt } from './lib.js'
 import { writeDatasetFile } from './scale-data.js'
 import type { Row } from './scale-table.js'
@@ -67,13 +60,7 @@ export async function loadScaleData(dir: string, n: number, say: (line: string) 
     `input: ${fmt(n)} datasets, ${fmt(n * 3)} MCPs, ${fmt(lineageEdges)} upstream edges, ${fmt(statSync(input).size / 1e6, 1)} MB of JSON lines (${fmt((performance.now() - t) / 1000, 1)} s to write)`,
   )
   t = performance.now()
-  const out = execFileSync(process.execPath, [join(ROOT, 'apps/cli/bin/catalog.mjs'), 'import', input], {
-    cwd: ROOT,
-    env: { ...process.env, CATALOG_DATA_DIR: dataDir, CATALOG_AUTH: 'off' },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 1 << 24,
-  })
+  const out = runCatalogImport(input, dataDir)
   const importSeconds = (performance.now() - t) / 1000
   const inputBytes = statSync(input).size
   rmSync(input, { force: true })

@@ -19,6 +19,7 @@ import type { MetadataStore, Mutation } from '@catalog/store'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
 import { startApp } from '../test/helpers/spawn.js'
 import { fmt, percentile, rssMb } from './lib.js'
+import { COLUMNS as BASE_COLUMNS, DOMAINS, KINDS, PLATFORMS, THINGS } from './vocabulary.js'
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1)
 const TARGET_DATASETS = 100_000
@@ -26,27 +27,16 @@ const N = Math.max(500, Math.round(TARGET_DATASETS * SCALE))
 const SAMPLES = Math.max(40, Math.round(300 * Math.min(1, SCALE * 4)))
 const STAMP: AuditStamp = { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }
 
-const PLATFORMS = ['hive', 'kafka', 'snowflake', 'bigquery', 'postgres', 'mysql', 's3', 'redshift']
-const DOMAINS = [
-  'sales',
-  'marketing',
-  'finance',
-  'hr',
-  'ops',
-  'product',
-  'growth',
-  'risk',
-  'supply',
-  'support',
-]
-const THINGS = ['orders', 'customers', 'payments', 'invoices', 'shipments', 'sessions', 'events', 'users']
-  .concat(['accounts', 'products', 'inventory', 'refunds', 'clicks', 'campaigns', 'leads', 'subscriptions'])
-  .concat(['transactions', 'tickets', 'reviews', 'returns'])
-const KINDS = ['daily', 'hourly', 'raw', 'clean', 'agg', 'fact', 'dim', 'snapshot', 'history', 'staging']
-const COLUMNS = ['id', 'created_at', 'updated_at', 'customer_id', 'order_id', 'amount', 'currency', 'status']
-  .concat(['country', 'email', 'first_name', 'last_name', 'phone', 'address', 'city', 'zip', 'product_id'])
-  .concat(['quantity', 'price', 'discount', 'tax', 'total', 'channel', 'campaign_id', 'session_id', 'device'])
-  .concat(['event_type', 'event_time', 'user_id', 'account_id', 'balance', 'region', 'segment', 'score'])
+const COLUMNS = BASE_COLUMNS.concat([
+  'event_type',
+  'event_time',
+  'user_id',
+  'account_id',
+  'balance',
+  'region',
+  'segment',
+  'score',
+])
 const TAGS = ['PII', 'Legacy', 'Gold', 'Silver', 'Bronze', 'GDPR', 'Certified', 'NeedsDocumentation']
 
 /** A small deterministic PRNG, so every run indexes the same catalog. */
