@@ -54,12 +54,18 @@ const sourceUrls = {
   },
 }
 
-/** npm packages stay imports (node loads them); the workspace's `@catalog/*` packages are inlined. */
+/**
+ * Packages inlined with the workspace's own: pure ES modules spread over many small files
+ * (typebox alone is ~680), which node would load one by one at every start.
+ */
+const INLINED = /^(@catalog\/|typebox(\/|$)|jose(\/|$))/
+
+/** Other npm packages stay imports (node loads them); the workspace's `@catalog/*` packages are inlined. */
 const externalPackages = {
   name: 'external-packages',
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith('@catalog/') ? undefined : { path: args.path, external: true },
+      INLINED.test(args.path) ? undefined : { path: args.path, external: true },
     )
   },
 }

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { loadConfig } from '@catalog/config'
@@ -9,6 +8,7 @@ import { importPaths } from '../../apps/cli/src/commands/import.js'
 import { toIngestCall } from '../../apps/cli/src/records.js'
 import { build } from '../helpers/build.js'
 import { ROOT } from '../helpers/spawn.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 const BOOTSTRAP = join(ROOT, 'test/fixtures/datahub/metadata-ingestion_examples_mce_files_bootstrap_mce.json')
 const urnOf = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,importprobe.table_${i},PROD)`
@@ -57,11 +57,11 @@ function contents(dir: string) {
 }
 
 t.test('an imported file equals the same records written over HTTP: aspects, versions, edges', async (t) => {
-  const files = mkdtempSync(join(tmpdir(), 'import-input-'))
+  const files = tempDir(t, 'import-input-')
   const mcps = join(files, 'mcps.json')
   writeFileSync(mcps, JSON.stringify([...GOOD, ...BAD]))
 
-  const imported = mkdtempSync(join(tmpdir(), 'import-bulk-'))
+  const imported = tempDir(t, 'import-bulk-')
   const out = new PassThrough()
   let said = ''
   out.on('data', (c) => (said += String(c)))
@@ -106,10 +106,10 @@ t.test('an imported file equals the same records written over HTTP: aspects, ver
 })
 
 t.test('the catalog serves an imported dir: search, browse, relationships', async (t) => {
-  const files = mkdtempSync(join(tmpdir(), 'import-input-'))
+  const files = tempDir(t, 'import-input-')
   const lines = join(files, 'mcps.jsonl')
   writeFileSync(lines, `${GOOD.map((r) => JSON.stringify(r)).join('\n')}\n`)
-  const dir = mkdtempSync(join(tmpdir(), 'import-served-'))
+  const dir = tempDir(t, 'import-served-')
   await importPaths(configFor(dir), [lines], { out: new PassThrough() })
   const { app } = await build(t, { dir })
   const search = await app.inject({
@@ -139,7 +139,7 @@ t.test('the catalog serves an imported dir: search, browse, relationships', asyn
 })
 
 t.test('a metadata_aspect_v2 CSV export keeps its versions; bad rows are counted, not stored', async (t) => {
-  const files = mkdtempSync(join(tmpdir(), 'import-input-'))
+  const files = tempDir(t, 'import-input-')
   const csv = join(files, 'aspects.csv')
   const q = (s: string) => `"${s.replace(/"/g, '""')}"`
   const urn = urnOf(7)
@@ -187,7 +187,7 @@ t.test('a metadata_aspect_v2 CSV export keeps its versions; bad rows are counted
     ].join(','),
   ]
   writeFileSync(csv, `${rows.join('\r\n')}\r\n`)
-  const dir = mkdtempSync(join(tmpdir(), 'import-csv-'))
+  const dir = tempDir(t, 'import-csv-')
   const summary = await importPaths(configFor(dir), [csv], { out: new PassThrough() })
   t.equal(summary.records, 4)
   t.equal(summary.failed, 1)
@@ -230,13 +230,13 @@ t.test('a metadata_aspect_v2 CSV export keeps its versions; bad rows are counted
 })
 
 t.test('an import over a catalog with data replaces the documents of the entities it changes', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'import-over-'))
+  const dir = tempDir(t, 'import-over-')
   await t.test('written over HTTP first', async (t) => {
     const { app } = await build(t, { dir })
     const call = toIngestCall(mcp(urnOf(1), 'datasetProperties', { description: 'importprobe oldwording' }))
     t.equal((await app.inject({ method: 'POST', url: call.url, payload: call.body })).statusCode, 200)
   })
-  const input = join(mkdtempSync(join(tmpdir(), 'import-input-')), 'over.json')
+  const input = join(tempDir(t, 'import-input-'), 'over.json')
   writeFileSync(
     input,
     JSON.stringify([mcp(urnOf(1), 'datasetProperties', { description: 'importprobe newwording' })]),

@@ -1,10 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t from 'tap'
 import { ROOT, startApp } from '../helpers/spawn.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 const BIN = join(ROOT, 'apps/cli/bin/catalog.mjs')
 const N = 15_000
@@ -116,10 +116,10 @@ function catalog(args: string[], dataDir: string): Promise<{ code: number; out: 
 t.test(
   'catalog import killed with -9 (loading, then indexing) resumes: nothing duplicated, all searchable',
   async (t) => {
-    const input = join(mkdtempSync(join(tmpdir(), 'import-kill-in-')), 'datasets.jsonl')
+    const input = join(tempDir(t, 'import-kill-in-'), 'datasets.jsonl')
     writeInput(input)
 
-    const clean = mkdtempSync(join(tmpdir(), 'import-clean-'))
+    const clean = tempDir(t, 'import-clean-')
     const reference = await finished(importer(clean, input))
     t.equal(reference.code, 0, reference.out)
 
@@ -127,7 +127,7 @@ t.test(
     // on a fast run the import may finish first, so a miss starts over in a new dir (3 tries).
     let dir = ''
     for (let attempt = 1; ; attempt++) {
-      dir = mkdtempSync(join(tmpdir(), 'import-kill-'))
+      dir = tempDir(t, 'import-kill-')
       // 1: killed after its first commit, in the middle of the load.
       let child = importer(dir, input)
       let exit = finished(child)

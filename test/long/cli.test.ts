@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { run } from '@catalog/cli'
 import t from 'tap'
 import { build, getJson } from '../helpers/build.js'
 import { ROOT } from '../helpers/spawn.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 const BIN = join(ROOT, 'apps/cli/bin/catalog.mjs')
 const enc = encodeURIComponent
@@ -15,7 +15,7 @@ t.test('catalog ingest: files and directories, a summary, non-zero on failures',
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   const server = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-  const dir = mkdtempSync(join(tmpdir(), 'catalog-cli-'))
+  const dir = tempDir(t, 'catalog-cli-')
   const urn = (n: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,cli.t${n},PROD)`
   const mcp = (n: number, description: string) => ({
     entityType: 'dataset',
@@ -57,7 +57,7 @@ t.test('catalog ingest: files and directories, a summary, non-zero on failures',
 })
 
 t.test('catalog token create prints just the token on stdout', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'catalog-cli-'))
+  const dir = tempDir(t, 'catalog-cli-')
   const res = spawnSync(process.execPath, [BIN, 'token', 'create', '--actor', 'urn:li:corpuser:alice'], {
     cwd: ROOT,
     env: { ...process.env, CATALOG_DATA_DIR: dir },

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { startApp } from '../helpers/spawn.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 t.test('GET /metrics: Prometheus text with per-route request metrics and the change-log lag', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'catalog-metrics-'))
+  const dir = tempDir(t, 'catalog-metrics-')
   const app = await startApp('apps/gateway/src/all-in-one.ts', {
     PORT: '0',
     CATALOG_DATA_DIR: dir,

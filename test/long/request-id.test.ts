@@ -1,9 +1,7 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import t from 'tap'
 import { build } from '../helpers/build.js'
 import { startApp } from '../helpers/spawn.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
@@ -22,7 +20,7 @@ t.test('x-request-id: taken from the caller when sane, generated otherwise, alwa
 })
 
 t.test('split mode: the gateway forwards the id, and both services log it', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'catalog-reqid-'))
+  const dir = tempDir(t, 'catalog-reqid-')
   const common = { CATALOG_DATA_DIR: dir, CATALOG_AUTH: 'off', CATALOG_LOG_REQUESTS: 'on' }
   const metadata = await startApp('apps/metadata-service/src/server.ts', {
     ...common,

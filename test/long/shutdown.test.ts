@@ -1,9 +1,7 @@
-import { mkdtempSync } from 'node:fs'
 import http from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import t from 'tap'
 import { startApp } from '../helpers/spawn.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 /**
  * SIGTERM during a stream of writes over keep-alive connections, with an idle keep-alive client
@@ -56,7 +54,7 @@ const urnOf = (writer: number, i: number) =>
 t.test(
   'SIGTERM drains, closes keep-alive connections and exits fast; acknowledged writes stay',
   async (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'catalog-shutdown-'))
+    const dir = tempDir(t, 'catalog-shutdown-')
     const env = { PORT: '0', CATALOG_DATA_DIR: dir, CATALOG_AUTH: 'off' }
     const app = await startApp('apps/gateway/src/all-in-one.ts', env)
     t.teardown(() => app.stop())
@@ -119,7 +117,7 @@ t.test(
 )
 
 t.test('a second signal exits at once', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'catalog-shutdown-'))
+  const dir = tempDir(t, 'catalog-shutdown-')
   const app = await startApp('apps/gateway/src/all-in-one.ts', {
     PORT: '0',
     CATALOG_DATA_DIR: dir,

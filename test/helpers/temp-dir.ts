@@ -1,0 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Test } from 'tap'
+
+/** A new directory in the OS temp dir (`prefix` + random), removed with everything in it when `t` ends. */
+export function tempDir(t: Test, prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
