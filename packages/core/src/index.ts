@@ -1,4 +1,5 @@
 export * from './errors.js'
+export * from './json-text.js'
 export * from './limits.js'
 export * from './patch/index.js'
 export * from './registry/index.js'

@@ -1,8 +1,10 @@
 import { request } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { JsonText } from '@catalog/core'
 import t, { type Test } from 'tap'
 import { createServer } from './create-server.js'
-import { THREAD_BODY_BYTES } from './json-body-parser.js'
+import { CHUNK_ITEMS } from './json-body-chunks.js'
+import { parseOnWorker, THREAD_BODY_BYTES } from './json-body-parser.js'
 
 /** A server echoing the parsed body, answered through fastify's inject (the same parsers as over HTTP). */
 async function echoServer(t: Test) {
@@ -89,4 +91,61 @@ t.test('a body sent in small chunks decodes multi-byte characters split across t
     req.end()
   })
   t.same(JSON.parse(answer).body, doc)
+})
+
+t.test('a route naming jsonText paths gets its large values there as JsonText', async (t) => {
+  const app = createServer({ admission: false, bodyLimit: 64 * 1024 * 1024 })
+  const seen: unknown[] = []
+  app.post(
+    '/snap',
+    { config: { jsonText: { paths: [['items', '*', 'value']], minChars: 100_000 } } },
+    async (request) => {
+      seen.push(request.body)
+      return { ok: true }
+    },
+  )
+  await app.ready()
+  t.teardown(() => app.close())
+  const post = (payload: Record<string, unknown>) =>
+    app.inject({ method: 'POST', url: '/snap', headers: { 'content-type': 'application/json' }, payload })
+  const wide = large(THREAD_BODY_BYTES * 2)
+  const small = { name: 'naïve ☕', n: [1, 2] }
+  const res = await post({ items: [{ value: small }, { value: wide }], value: wide })
+  t.equal(res.statusCode, 200)
+  const body = seen[0] as { items: Array<{ value: unknown }>; value: unknown }
+  t.same(body.items[0]?.value, small, 'a small value stays parsed')
+  const text = body.items[1]?.value
+  t.ok(text instanceof JsonText, 'a large value at a path comes as JsonText')
+  t.equal((text as JsonText).chars, JSON.stringify(wide).length, 'with its length in characters')
+  t.same((text as JsonText).parse(), wide, 'which parses to the value sent')
+  t.same(JSON.parse(JSON.stringify(body.items[1])), { value: wide }, 'and serializes as it')
+  t.same(body.value, wide, 'a large value elsewhere is parsed')
+  const bytes = (text as JsonText).take()
+  t.equal(new TextDecoder().decode(bytes), JSON.stringify(wide), 'its bytes are the UTF-8 JSON text')
+  t.throws(() => (text as JsonText).parse(), 'handed over: no second read')
+  // Below THREAD_BODY_BYTES the body is parsed on the event loop, as it was.
+  await post({ items: [{ value: { list: Array.from({ length: 2_000 }, (_, i) => `item ${i}`) } }] })
+  t.notOk((seen[1] as { items: Array<{ value: unknown }> }).items[0]?.value instanceof JsonText)
+})
+
+t.test('long top-level arrays come back whole and in order, with large values inside them', async (t) => {
+  const item = (i: number) => ({ i, name: `item ${i} ☕` })
+  const lengths = [CHUNK_ITEMS - 1, CHUNK_ITEMS, CHUNK_ITEMS + 1, CHUNK_ITEMS * 4, CHUNK_ITEMS * 4 + 7]
+  const body: Record<string, unknown> = { pad: 'x'.repeat(THREAD_BODY_BYTES), nested: { deep: [item(1)] } }
+  for (const n of lengths) body[`list_${n}`] = Array.from({ length: n }, (_, i) => item(i))
+  const wide = large(THREAD_BODY_BYTES)
+  const entities = Array.from({ length: CHUNK_ITEMS * 3 }, (_, i) => ({
+    value: i === 1_200 ? wide : item(i),
+  }))
+  body.entities = entities
+  const parsed = (await parseOnWorker(Buffer.from(JSON.stringify(body)), {
+    paths: [['entities', '*', 'value']],
+    minChars: 100_000,
+  })) as Record<string, unknown> & { entities: Array<{ value: unknown }> }
+  const text = parsed.entities[1_200]?.value
+  t.ok(text instanceof JsonText, 'a large value at its place in a chunked array')
+  t.same((text as JsonText).parse(), wide)
+  parsed.entities[1_200] = { value: wide }
+  t.same(parsed, body, 'everything else as JSON.parse gives it')
+  t.same(Object.keys(parsed), Object.keys(body), 'members in their order')
 })

@@ -1,6 +1,16 @@
-import { WorkerCalls } from '@catalog/core'
+import { deserialize } from 'node:v8'
+import { JsonText, WorkerCalls } from '@catalog/core'
 import { errorCodes, type FastifyInstance } from 'fastify'
-import type { ParseCall, ParseReply } from './json-body-protocol.js'
+import type { ArrayInChunks, JsonTextPaths, ParseCall, ParseReply, TextAt } from './json-body-protocol.js'
+
+export type { JsonTextPaths } from './json-body-protocol.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Large values of the body that reach the handler as `JsonText` (see {@link JsonTextPaths}). */
+    jsonText?: JsonTextPaths
+  }
+}
 
 /**
  * A JSON body of at least this many bytes is decoded and parsed on the JSON body worker; a
@@ -17,7 +27,9 @@ const calls = new WorkerCalls<ParseCall, ParseReply>(
 /**
  * Replaces fastify's `application/json` parser with one that gives the same answers (the same
  * errors for an empty or malformed body, `__proto__` and `constructor.prototype` refused) and
- * parses a body of {@link THREAD_BODY_BYTES} or more on a worker thread.
+ * parses a body of {@link THREAD_BODY_BYTES} or more on a worker thread. A route whose config
+ * names `jsonText` paths gets the large values there as {@link JsonText} (from the worker only:
+ * a smaller body holds no value worth it).
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
   const inline = app.getDefaultJsonParser('error', 'error')
@@ -26,19 +38,52 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     const bytes = body as Buffer
     // fastify's own parser takes a string or a buffer (secure-json-parse decodes a buffer).
     if (bytes.length < THREAD_BODY_BYTES) return inline(request, bytes as unknown as string, done)
-    parseOnWorker(bytes).then(
+    parseOnWorker(bytes, request.routeOptions.config?.jsonText).then(
       (value) => done(null, value),
       (err: Error) => done(err, undefined),
     )
   })
 }
 
-/** Parses JSON bytes on the worker (started at the first call; it does not keep the process alive while idle). */
-export async function parseOnWorker(bytes: Uint8Array): Promise<unknown> {
+/**
+ * Parses JSON bytes on the worker (started at the first call; it does not keep the process
+ * alive while idle); the large values at `textPaths` come as {@link JsonText}.
+ */
+export async function parseOnWorker(bytes: Uint8Array, textPaths?: JsonTextPaths): Promise<unknown> {
   // fastify copies the body into a buffer of its own, which moves to the worker without a copy.
   const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
   const sent = owned ? bytes : new Uint8Array(bytes)
-  const reply = await calls.call({ bytes: sent }, [sent.buffer as ArrayBuffer])
+  const reply = await calls.call({ bytes: sent, ...(textPaths ? { textPaths } : {}) }, [
+    sent.buffer as ArrayBuffer,
+  ])
   if (!reply.ok) throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()
+  for (const array of reply.arrays) await join(reply.value as Record<string, unknown>, array)
+  for (const text of reply.texts) put(reply.value, text)
   return reply.value
+}
+
+/**
+ * Starts the JSON body worker now (a server does, once it listens) rather than at the first large
+ * body, whose parse would otherwise share the CPU with the worker's start (~0.3 s with tsx). It
+ * does not keep the process alive.
+ */
+export function warmJsonBodyWorker(): void {
+  calls.warm()
+}
+
+/** Puts a long array sent in chunks back, a chunk per event-loop turn. */
+async function join(body: Record<string, unknown>, { key, chunks }: ArrayInChunks): Promise<void> {
+  const items: unknown[] = []
+  for (const chunk of chunks) {
+    await new Promise(setImmediate)
+    for (const item of deserialize(chunk) as unknown[]) items.push(item)
+  }
+  body[key] = items
+}
+
+/** Puts a value taken out by the worker back where it was, as {@link JsonText}. */
+function put(root: unknown, { path, bytes, chars }: TextAt): void {
+  let holder = root as Record<string | number, unknown>
+  for (const key of path.slice(0, -1)) holder = holder[key] as Record<string | number, unknown>
+  holder[path[path.length - 1] as string | number] = new JsonText(bytes, chars)
 }

@@ -1,29 +1,45 @@
 import { parentPort } from 'node:worker_threads'
 import { lowerThreadPriority } from '@catalog/core'
-import type { ParseCall, ParseReply } from './json-body-protocol.js'
+import { splitLongArrays } from './json-body-chunks.js'
+import type { ParseCall, ParseReply, TextAt } from './json-body-protocol.js'
+import { takeLargeTexts } from './json-body-texts.js'
 
 /**
  * The JSON body worker: decodes and parses a large request body as fastify's default JSON
  * parser does (a leading BOM skipped; `__proto__` keys and `constructor.prototype` refused) and
- * answers the value, so that the event loop pays the structured copy only.
+ * answers the value, so that the event loop pays the structured copy only. The large values at
+ * the route's text paths (a snapshot's big aspects) come back as UTF-8 bytes, and long
+ * top-level arrays (a batch's items) in serialized chunks, all transferred.
  */
 // The event loop answering requests comes first when the CPU is short.
 lowerThreadPriority()
 const port = parentPort
 if (!port) throw new Error('json-body-worker runs as a worker thread')
 const decoder = new TextDecoder()
+const encoder = new TextEncoder()
 
 port.on('message', (call: ParseCall) => {
   let reply: ParseReply
+  let texts: TextAt[] = []
+  let transfer: ArrayBuffer[] = []
   try {
     let text = decoder.decode(call.bytes)
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
     const value: unknown = JSON.parse(text)
-    reply = poisoned(value) ? { id: call.id, ok: false } : { id: call.id, ok: true, value }
+    if (poisoned(value)) reply = { id: call.id, ok: false }
+    else {
+      const taken = call.textPaths ? takeLargeTexts(value, call.textPaths) : []
+      texts = taken.map(({ path, text }) => ({ path, bytes: encoder.encode(text), chars: text.length }))
+      const arrays = splitLongArrays(value)
+      reply = { id: call.id, ok: true, value, arrays, texts }
+      transfer = [...texts.map((t) => t.bytes), ...arrays.flatMap((a) => a.chunks)].map(
+        (bytes) => bytes.buffer as ArrayBuffer,
+      )
+    }
   } catch {
     reply = { id: call.id, ok: false }
   }
-  port.postMessage(reply)
+  port.postMessage(reply, transfer)
 })
 
 /** Whether any object holds an own `__proto__` key, or a `constructor` object with a `prototype` key. */

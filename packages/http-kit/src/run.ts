@@ -4,6 +4,7 @@ import type { Config } from '@catalog/config'
 import pino, { type Logger } from 'pino'
 import { admissionFromConfig } from './admission.js'
 import { type CatalogServer, createServer } from './create-server.js'
+import { warmJsonBodyWorker } from './json-body-parser.js'
 import { installMetrics, type MetricsRegistry } from './metrics.js'
 
 export interface Runnable {
@@ -42,6 +43,7 @@ export async function runServer(config: Config, runnable: Runnable): Promise<Cat
     // A deep accept queue: a burst of new connections waits to be accepted (and, if need be,
     // answered 429 by admission control) instead of being dropped or reset by the kernel.
     await app.listen({ port: runnable.port, host: config.HOST, backlog: LISTEN_BACKLOG })
+    warmJsonBodyWorker()
     const address = app.server.address()
     const port = typeof address === 'object' && address ? address.port : runnable.port
     const url = `http://localhost:${port}`

@@ -2,6 +2,7 @@ import { ROOT_ACTOR } from '@catalog/core'
 import { type CatalogServer, restliList, urnFromPath } from '@catalog/http-kit'
 import { Type } from 'typebox'
 import { BatchIngestBodySchema, IngestBodySchema } from '../schemas/ingest.js'
+import { SNAPSHOT_JSON_TEXT } from '../schemas/snapshot-json-text.js'
 import type { IngestService } from '../services/ingest-service.js'
 import type { ReadService } from '../services/read-service.js'
 
@@ -19,6 +20,7 @@ export async function entityRoutes(
     '/entities',
     {
       constraints: { action: 'ingest' },
+      config: SNAPSHOT_JSON_TEXT.ingest,
       schema: {
         summary:
           'Ingest a snapshot (deprecated, still used by DataHub clients); all its aspects in one transaction',
@@ -43,6 +45,7 @@ export async function entityRoutes(
     '/entities',
     {
       constraints: { action: 'batchIngest' },
+      config: SNAPSHOT_JSON_TEXT.batchIngest,
       schema: {
         summary: 'Ingest several snapshots in one transaction',
         tags: ['entities'],

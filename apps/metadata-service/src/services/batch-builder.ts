@@ -6,6 +6,7 @@ import {
   type EntityRef,
   type EntitySpec,
   InvalidInputError,
+  JsonText,
   type PreparedAspect,
   parsePatchBody,
   type Registry,
@@ -142,7 +143,8 @@ export class BatchBuilder {
       const prepared = large?.get(i)
       if (prepared instanceof Error) throw prepared
       if (prepared) this.addPrepared(ref, spec, prepared, systemMetadata)
-      else this.addAspect(ref, spec.name, value, systemMetadata)
+      // A large value the worker did not take (a time-series aspect) is parsed here.
+      else this.addAspect(ref, spec.name, value instanceof JsonText ? value.parse() : value, systemMetadata)
     })
   }
 

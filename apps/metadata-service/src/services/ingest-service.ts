@@ -1,5 +1,6 @@
 import {
   type AuditStamp,
+  JsonText,
   LARGE_ASPECT_CHARS,
   PreconditionError,
   type PreparedAspect,
@@ -90,26 +91,28 @@ export class IngestService {
   }
 
   /**
-   * {@link prepareLarge} for snapshots: an aspect whose JSON text is large (a schema of thousands
-   * of fields) is validated on the worker thread. Keyed by snapshot, then by aspect position;
+   * {@link prepareLarge} for snapshots: an aspect the JSON body worker handed over as text (a
+   * schema of thousands of fields, {@link JsonText}) is validated on the worker thread from that
+   * text, so the event loop never builds the object. Keyed by snapshot, then by aspect position;
    * anything malformed is left to the batch builder, which reports it in its turn.
    */
   private async prepareLargeSnapshotAspects(
     entities: readonly SnapshotEntity[],
   ): Promise<Map<number, Map<number, PreparedAspect | Error>>> {
     const calls: Array<{ i: number; j: number; call: Promise<PreparedAspect | Error> }> = []
+    // Most batches hold no JsonText: the walk looks for one before anything else (no garbage per item).
     await inSlices(entities, (e, i) => {
-      const [member, ...others] = Object.entries(e.value)
-      const entity = member && others.length === 0 && this.registry.entityBySnapshot(member[0])
-      const aspects = entity ? (member[1] as { aspects?: unknown })?.aspects : undefined
-      if (!entity || !Array.isArray(aspects)) return
+      const member = soleMember(e.value)
+      const aspects = (member?.[1] as { aspects?: unknown } | null | undefined)?.aspects
+      if (!member || !Array.isArray(aspects)) return
       aspects.forEach((one: unknown, j: number) => {
-        const [record, ...more] = one && typeof one === 'object' ? Object.entries(one) : []
-        const spec = record && more.length === 0 ? this.registry.aspectByRecord(record[0]) : undefined
-        if (!record || !spec || spec.timeseries || !this.registry.hasAspect(entity, spec.name)) return
-        const text = JSON.stringify(record[1])
-        if (text === undefined || text.length < LARGE_ASPECT_CHARS) return
+        const record = soleMember(one)
+        if (!record || !(record[1] instanceof JsonText)) return
+        const entity = this.registry.entityBySnapshot(member[0])
+        const spec = this.registry.aspectByRecord(record[0])
+        if (!entity || !spec || spec.timeseries || !this.registry.hasAspect(entity, spec.name)) return
         const where = `entities[${i}].aspects[${j}]`
+        const text = record[1].take()
         calls.push({
           i,
           j,
@@ -157,6 +160,18 @@ export class IngestService {
     if (this.afterWrite) await this.afterWrite(outcome.seq)
     return outcome
   }
+}
+
+/** The one own member of an object, or undefined (not an object, or none or several members). */
+function soleMember(value: unknown): [string, unknown] | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
+  let found: [string, unknown] | undefined
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
+    if (found) return undefined
+    found = [key, (value as Record<string, unknown>)[key]]
+  }
+  return found
 }
 
 function stamp(actor: string): AuditStamp {

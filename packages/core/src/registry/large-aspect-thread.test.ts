@@ -50,6 +50,32 @@ t.test('the worker prepares what the event-loop path would', async (t) => {
   t.same(prepared.value, value, 'the value, parsed when read')
 })
 
+t.test('text given as UTF-8 bytes is prepared the same, and handed over', async (t) => {
+  const text = schemaText(300, { schemaName: 'naïve café ☕ 数据' })
+  const fromText = await prepare(text)
+  const bytes = new TextEncoder().encode(text)
+  const fromBytes = await prepareLargeAspect({
+    entityType: 'dataset',
+    aspect: 'schemaMetadata',
+    text: bytes,
+    where: 'entities[0].aspects[1]',
+  })
+  t.equal(fromBytes.valueJson, fromText.valueJson, 'the same stored text')
+  t.equal(fromBytes.edgesJson, fromText.edgesJson, 'the same edges')
+  t.equal(bytes.byteLength, 0, 'the bytes moved to the worker, not copied')
+  const bad = new TextEncoder().encode(schemaText(3, { version: 'zero' }))
+  let expected = ''
+  try {
+    registry.validateAspect(spec, JSON.parse(schemaText(3, { version: 'zero' })))
+  } catch (err) {
+    expected = (err as Error).message
+  }
+  await t.rejects(
+    prepareLargeAspect({ entityType: 'dataset', aspect: 'schemaMetadata', text: bad, where: 'entity' }),
+    { constructor: ValidationError, message: expected },
+  )
+})
+
 t.test('the worker refuses with the event-loop path’s errors', async (t) => {
   const broken = `${schemaText(10)}}`
   let onLoop: unknown

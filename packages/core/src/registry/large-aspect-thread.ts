@@ -28,11 +28,13 @@ const calls = new WorkerCalls<PrepareCall, PrepareReply>(
 /**
  * Parses, validates (as `Registry.validateAspect`) and normalizes an aspect's JSON text and
  * derives its edges (as `Registry.edges`) on a worker thread, with the default model. Refuses
- * with the same domain errors and messages as the event-loop path. The one worker of the
- * process is started at the first call and does not keep the process alive while idle.
+ * with the same domain errors and messages as the event-loop path. Text given as UTF-8 bytes
+ * is transferred (the caller's bytes are gone after). The one worker of the process is started
+ * at the first call and does not keep the process alive while idle.
  */
 export async function prepareLargeAspect(input: Omit<PrepareCall, 'id'>): Promise<PreparedAspect> {
-  const reply = await calls.call(input)
+  const transfer = typeof input.text === 'string' ? [] : [input.text.buffer as ArrayBuffer]
+  const reply = await calls.call(input, transfer)
   if (!reply.ok) throw fromWireError(reply.error)
   return prepared(reply.valueJson, reply.edgesJson)
 }

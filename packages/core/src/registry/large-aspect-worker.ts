@@ -16,13 +16,14 @@ lowerThreadPriority()
 const port = parentPort
 if (!port) throw new Error('large-aspect-worker runs as a worker thread')
 const registry = new Registry()
+const decoder = new TextDecoder()
 
 port.on('message', (call: PrepareCall) => {
   let reply: PrepareReply
   try {
     let raw: unknown
     try {
-      raw = JSON.parse(call.text)
+      raw = JSON.parse(typeof call.text === 'string' ? call.text : decoder.decode(call.text))
     } catch (err) {
       throw new InvalidInputError(`${call.where}.aspect.value is not valid JSON: ${(err as Error).message}`)
     }

@@ -1,3 +1,4 @@
+import { THREAD_BODY_BYTES } from '@catalog/http-kit'
 import t from 'tap'
 import { build, getJson, postJson } from '../helpers/build.js'
 
@@ -48,6 +49,10 @@ t.test('a large snapshot aspect is stored as the same aspect sent as a proposal'
   const { app } = await build(t)
   const value = schema(2_000)
   t.ok(JSON.stringify(value).length >= 256_000, 'large enough for the worker')
+  t.ok(
+    JSON.stringify(snapshot('wide_mce', value)).length >= THREAD_BODY_BYTES,
+    'a body the JSON body worker parses, handing the schema over as text',
+  )
   const viaSnapshot = await postJson(app, '/entities?action=batchIngest', snapshot('wide_mce', value))
   t.equal(viaSnapshot.status, 200)
   const viaProposal = await postJson(app, '/aspects?action=ingestProposal', {
@@ -109,4 +114,66 @@ t.test('a refused large aspect early in a long batch fails the batch, and the se
   t.match(res.body.message, /\/fields\/1999\/nullable/)
   const after = await getJson(app, `/aspects/${enc(urn('many_0'))}?aspect=datasetProperties&version=0`)
   t.equal(after.status, 404, 'nothing of the batch stored, and the server answers')
+})
+
+t.test('a large aspect by ?action=ingest, and large aspects the worker does not take', async (t) => {
+  const { app } = await build(t)
+  const value = schema(2_000)
+  const one = snapshot('wide_one', value).entities[0]
+  const single = await postJson(app, '/entities?action=ingest', { entity: one })
+  t.equal(single.status, 200, String(JSON.stringify(single.body)).slice(0, 300))
+  const read = await getJson(app, `/aspects/${enc(urn('wide_one'))}?aspect=schemaMetadata&version=0`)
+  t.equal(read.body.aspect['com.linkedin.schema.SchemaMetadata'].fields.length, 2_000)
+  t.equal(read.body.aspect['com.linkedin.schema.SchemaMetadata'].fields[1999].fieldPath, 'column_1999')
+
+  // An aspect record the entity does not have: the same refusal, large or small.
+  const foreign = (name: string, n: number) => ({
+    entities: [
+      {
+        value: {
+          'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+            urn: urn(name),
+            aspects: [{ 'com.linkedin.chart.ChartInfo': { title: 'x', description: 'y'.repeat(n) } }],
+          },
+        },
+      },
+    ],
+  })
+  const smallForeign = await postJson(app, '/entities?action=batchIngest', foreign('f', 10))
+  const largeForeign = await postJson(app, '/entities?action=batchIngest', foreign('f', 400_000))
+  t.equal(smallForeign.status, 422)
+  t.same(largeForeign.body, smallForeign.body, 'the same error body')
+
+  // A large time-series aspect is validated on the event loop, as before.
+  const profile = {
+    timestampMillis: 1_700_000_000_000,
+    rowCount: 7,
+    fieldProfiles: Array.from({ length: 3_000 }, (_, i) => ({
+      fieldPath: `column_${i}`,
+      sampleValues: [`a sample value of column ${i} that is long enough to count`],
+    })),
+  }
+  t.ok(JSON.stringify(profile).length >= 256_000, 'a large profile')
+  const profiled = await postJson(app, '/entities?action=batchIngest', {
+    entities: [
+      {
+        value: {
+          'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+            urn: urn('profiled'),
+            aspects: [{ 'com.linkedin.dataset.DatasetProfile': profile }],
+          },
+        },
+      },
+    ],
+  })
+  t.equal(profiled.status, 200, String(JSON.stringify(profiled.body)).slice(0, 300))
+  const values = await postJson(app, '/aspects?action=getTimeseriesAspectValues', {
+    urn: urn('profiled'),
+    entity: 'dataset',
+    aspect: 'datasetProfile',
+  })
+  t.equal(values.status, 200)
+  const stored = JSON.parse(values.body.value.values[0].aspect.value)
+  t.equal(stored.rowCount, 7)
+  t.equal(stored.fieldProfiles.length, 3_000)
 })
