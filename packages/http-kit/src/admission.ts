@@ -74,7 +74,14 @@ export function installAdmission(app: FastifyInstance, options: AdmissionOptions
   })
   app.addHook('onClose', async () => clearInterval(timer))
 
-  const isExempt = (request: FastifyRequest) => exempt.has(request.url.split('?', 1)[0] as string)
+  // The path is cut out of the URL only when its length is that of an exempt path.
+  const lengths = new Set([...exempt].map((path) => path.length))
+  const isExempt = (request: FastifyRequest) => {
+    const url = request.url
+    const q = url.indexOf('?')
+    const length = q < 0 ? url.length : q
+    return lengths.has(length) && exempt.has(length === url.length ? url : url.slice(0, length))
+  }
 
   // Callback-style (no promise per request); an early answer is sent without calling `done`.
   app.addHook('onRequest', (request, reply, done) => {

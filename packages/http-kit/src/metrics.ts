@@ -1,49 +1,69 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client'
 import { actionOf } from './action-constraint.js'
 import type { CatalogServer } from './create-server.js'
+import { type DurationSeries, RequestDurations } from './request-durations.js'
 
 export type { Registry as MetricsRegistry } from 'prom-client'
 
+/** Label sets a route remembers (past it, each request looks its series up by its labels). */
 const MAX_BOUND = 2_000
+
+type ResponseHook = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void
 
 /**
  * Prometheus metrics at `GET /metrics` (text exposition format, public like `/health`): the
  * process's own (CPU, memory, event-loop lag, GC), and per route and Rest.li action the request
  * rate and latency (`catalog_http_request_duration_seconds`, a histogram, so `_count` is the
- * request counter). Apps add their own gauges to the returned registry. Call before `listen`.
+ * request counter). Apps add their own gauges to the returned registry. Call before `listen`,
+ * and before any route is added: each route gets its own observer, which knows its pattern
+ * without asking fastify for the route's options on every request.
  */
 export function installMetrics(app: CatalogServer, service: string): Registry {
   const registry = new Registry()
   registry.setDefaultLabels({ service })
   collectDefaultMetrics({ register: registry })
-  const duration = new Histogram({
-    name: 'catalog_http_request_duration_seconds',
-    help: 'HTTP requests by route, Rest.li action, method and status: latency in seconds',
-    labelNames: ['route', 'action', 'method', 'status'],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
+  const durations = new RequestDurations(
+    'catalog_http_request_duration_seconds',
+    'HTTP requests by route, Rest.li action, method and status: latency in seconds',
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registry,
+  )
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/metrics') return
+    const hooks = route.onResponse
+    const observe = observer(durations, route.url)
+    route.onResponse =
+      hooks === undefined ? [observe] : [...(Array.isArray(hooks) ? hooks : [hooks]), observe]
   })
-  // One bound child per label set, made on its first request: no label object per request.
-  const bound = new Map<string, Histogram.Internal<string>>()
+  // Requests no route matched (404s) share one label.
+  const unmatched = observer(durations, 'unmatched')
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched'
-    if (route === '/metrics') return done()
-    const action = request.url.includes('action=') ? (actionOf(request.url) ?? '') : ''
-    const key = `${route} ${action} ${request.method} ${reply.statusCode}`
-    let child = bound.get(key)
-    if (!child) {
-      child = duration.labels(route, action, request.method, String(reply.statusCode))
-      // Actions come from the URL: past a sane number of label sets, they are not remembered.
-      if (bound.size < MAX_BOUND) bound.set(key, child)
-    }
-    child.observe(reply.elapsedTime / 1000)
-    done()
+    if (!request.is404) return done()
+    unmatched(request, reply, done)
   })
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('content-type', registry.contentType)
     return registry.metrics()
   })
   return registry
+}
+
+/** The onResponse hook of one route: its series by action, method and status, found without building labels. */
+function observer(durations: RequestDurations, route: string): ResponseHook {
+  const bound = new Map<string, DurationSeries>()
+  return (request, reply, done) => {
+    const action = request.url.includes('action=') ? (actionOf(request.url) ?? '') : ''
+    const key = `${action} ${request.method} ${reply.statusCode}`
+    let series = bound.get(key)
+    if (!series) {
+      series = durations.series({ route, action, method: request.method, status: String(reply.statusCode) })
+      // Actions come from the URL: past a sane number of label sets, they are not remembered here.
+      if (bound.size < MAX_BOUND) bound.set(key, series)
+    }
+    series.observe(reply.elapsedTime / 1000)
+    done()
+  }
 }
 
 /** A gauge read when scraped. */

@@ -86,3 +86,72 @@ t.test('an entity without edges has none, whatever the page', async (t) => {
     )
   }
 })
+
+/** Distinct (type, entity) pairs in SQLite's order: UTF-8 bytes, as its BINARY collation compares. */
+function inByteOrder(pairs: Iterable<[string, string]>) {
+  const distinct = new Map<string, { type: string; entity: string }>()
+  for (const [type, entity] of pairs) distinct.set(`${type}\u0000${entity}`, { type, entity })
+  const bytes = (s: string) => Buffer.from(s, 'utf8')
+  return [...distinct.values()].sort(
+    (a, b) =>
+      Buffer.compare(bytes(a.type), bytes(b.type)) || Buffer.compare(bytes(a.entity), bytes(b.entity)),
+  )
+}
+
+t.test('an entity with more edges than are paged in JS: the same pages, from SQLite', async (t) => {
+  const big = new Database(':memory:')
+  t.teardown(() => big.close())
+  big.exec(STORE_DDL)
+  const add = big.prepare(
+    'INSERT OR IGNORE INTO edges (source, type, destination, aspect) VALUES (?, ?, ?, ?)',
+  )
+  const hub = 'urn:li:dataPlatform:big'
+  const pairs: Array<[string, string]> = []
+  for (let i = 0; i < 1_300; i++) {
+    const type = i % 3 === 0 ? 'Contains' : 'DownstreamOf'
+    const other = `urn:li:dataset:(urn:li:dataPlatform:hive,t${(i * 7_919) % 1_000},PROD)`
+    for (const aspect of i % 5 === 0 ? ['a1', 'a2'] : ['a1']) add.run(other, type, hub, aspect)
+    pairs.push([type, other])
+  }
+  const all = inByteOrder(pairs)
+  t.ok(all.length > 500, `${all.length} distinct pairs`)
+  const reads = new SqliteRelationships(big)
+  for (const [start, count] of [
+    [0, 100],
+    [450, 100],
+    [all.length - 3, 10],
+    [all.length + 1, 10],
+  ] as const) {
+    t.same(reads.page({ urn: hub, direction: 'INCOMING', types: [], start, count }), {
+      total: all.length,
+      relationships: all.slice(start, start + count),
+    })
+  }
+})
+
+t.test('characters past U+FFFF: ordered as SQLite orders them (UTF-8 bytes)', async (t) => {
+  const db2 = new Database(':memory:')
+  t.teardown(() => db2.close())
+  db2.exec(STORE_DDL)
+  const add = db2.prepare(
+    'INSERT OR IGNORE INTO edges (source, type, destination, aspect) VALUES (?, ?, ?, ?)',
+  )
+  const hub = 'urn:li:tag:hub'
+  // U+1F600 sorts after U+FFFD in UTF-8 (and in code points), before it in UTF-16 code units.
+  const names = ['urn:li:tag:\u{1F600}', 'urn:li:tag:\uFFFD', 'urn:li:tag:a', 'urn:li:tag:\uE000']
+  for (const name of names) add.run(hub, 'TaggedWith', name, 'a1')
+  const want = inByteOrder(names.map((name) => ['TaggedWith', name] as [string, string]))
+  t.same(
+    want.map((p) => p.entity),
+    ['urn:li:tag:a', 'urn:li:tag:\uE000', 'urn:li:tag:\uFFFD', 'urn:li:tag:\u{1F600}'],
+  )
+  const reads = new SqliteRelationships(db2)
+  t.same(reads.page({ urn: hub, direction: 'OUTGOING', types: [], start: 0, count: 10 }), {
+    total: 4,
+    relationships: want,
+  })
+  t.same(reads.page({ urn: hub, direction: 'OUTGOING', types: [], start: 1, count: 2 }), {
+    total: 4,
+    relationships: want.slice(1, 3),
+  })
+})

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 
 /**
@@ -31,10 +31,20 @@ export function isInternalPath(url: string): boolean {
  */
 export const internalGuard = fp(
   async (app: FastifyInstance) => {
+    const hide = (_request: FastifyRequest, reply: FastifyReply) => {
+      reply.callNotFound()
+    }
+    // Every request: its URL. Only the routes whose pattern is internal, registered after
+    // this plugin, check their own requests too (whatever URL reached them), so that the
+    // others do not ask fastify for their route options on every request.
     app.addHook('onRequest', (request, reply, done) => {
-      const route = request.routeOptions.url ?? ''
-      if (isInternalPath(request.url) || isInternalPath(route)) return reply.callNotFound()
+      if (isInternalPath(request.url)) return reply.callNotFound()
       done()
+    })
+    app.addHook('onRoute', (route) => {
+      if (!isInternalPath(route.url)) return
+      const hooks = route.onRequest
+      route.onRequest = hooks === undefined ? [hide] : [...(Array.isArray(hooks) ? hooks : [hooks]), hide]
     })
   },
   { name: 'catalog-internal-guard' },

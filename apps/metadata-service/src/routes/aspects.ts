@@ -5,6 +5,7 @@ import {
   RestliErrorSchema,
   restliError,
   sendJsonText,
+  UrlMemo,
   urnFromPath,
 } from '@catalog/http-kit'
 import { Type } from 'typebox'
@@ -29,6 +30,8 @@ export async function aspectRoutes(
   app: CatalogServer,
   { ingest, reads, admin }: AspectRoutesOptions,
 ): Promise<void> {
+  // The URN and aspect name of a read's URL, worked out once per URL.
+  const parsed = new UrlMemo<{ urn: string; aspect: string }>()
   const getCount = {
     summary: 'Number of latest rows of an aspect, optionally of URNs matching a SQL LIKE pattern',
     tags: ['aspects'],
@@ -105,8 +108,10 @@ export async function aspectRoutes(
       },
     },
     async (request, reply) => {
-      const urn = urnFromPath(request.url, '/aspects/')
-      const aspect = queryParam(request.url, 'aspect') ?? request.query.aspect
+      const { urn, aspect } = parsed.get(request.url, () => ({
+        urn: urnFromPath(request.url, '/aspects/'),
+        aspect: queryParam(request.url, 'aspect') ?? request.query.aspect,
+      }))
       try {
         const json = await reads.versionedJson(urn, aspect, request.query.version ?? 0)
         return sendJsonText(reply, json)

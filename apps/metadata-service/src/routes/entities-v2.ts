@@ -1,5 +1,12 @@
 import { InvalidInputError } from '@catalog/core'
-import { type CatalogServer, restliList, sendJsonText, toRestliError, urnFromPath } from '@catalog/http-kit'
+import {
+  type CatalogServer,
+  restliList,
+  sendJsonText,
+  toRestliError,
+  UrlMemo,
+  urnFromPath,
+} from '@catalog/http-kit'
 import { Type } from 'typebox'
 import type { ReadService } from '../services/read-service.js'
 
@@ -31,6 +38,8 @@ export async function entityV2Routes(
   app: CatalogServer,
   { reads }: { readonly reads: ReadService },
 ): Promise<void> {
+  // The URN and aspect list of a URL, worked out once per URL.
+  const parsed = new UrlMemo<{ urn: string; aspects: string[] | undefined }>()
   app.get(
     '/entitiesV2/*',
     {
@@ -42,9 +51,11 @@ export async function entityV2Routes(
       },
     },
     async (request, reply) => {
-      const urn = urnFromPath(request.url, '/entitiesV2/')
-      const json = await reads.entityV2Json(urn, restliList(request.url, 'aspects'))
-      return sendJsonText(reply, json)
+      const { urn, aspects } = parsed.get(request.url, () => ({
+        urn: urnFromPath(request.url, '/entitiesV2/'),
+        aspects: restliList(request.url, 'aspects'),
+      }))
+      return sendJsonText(reply, await reads.entityV2Json(urn, aspects))
     },
   )
 

@@ -121,3 +121,36 @@ t.test('entities beyond the memory budget are forgotten oldest first', async (t)
   await cache.latestJson([urns[0] as string])
   t.equal(store.reads(), 21, 'the oldest was dropped to make room')
 })
+
+t.test('latestOne: the same rows and the same memory as a read of one URN', async (t) => {
+  const store = fakeStore()
+  store.write(A, 'corpUserInfo', { n: 1 })
+  const cache = new LatestJsonCache(store.source)
+  const first = await cache.latestOne(A)
+  t.same(
+    first.map((r) => r.valueJson),
+    ['{"n":1}'],
+  )
+  t.equal(await cache.latestOne(A), first, 'the remembered list itself, without a read')
+  t.equal((await cache.latestJson([A])).get(A), first, 'shared with batch reads')
+  t.equal(store.reads(), 1)
+  store.write(A, 'corpUserInfo', { n: 2 })
+  t.same(
+    (await cache.latestOne(A)).map((r) => r.valueJson),
+    ['{"n":2}'],
+    'a write is seen at once',
+  )
+  t.same(await cache.latestOne(B), [], 'an entity without rows has none')
+  // A read overtaken by a write answers what it read and is not remembered.
+  const C = 'urn:li:corpuser:c'
+  store.afterNextRead(async () => {
+    store.write(C, 'corpUserInfo', { n: 1 })
+    await cache.latestOne(A)
+  })
+  t.same(await cache.latestOne(C), [], 'the read answers what it read')
+  t.same(
+    (await cache.latestOne(C)).map((r) => r.valueJson),
+    ['{"n":1}'],
+    'the next read sees the write',
+  )
+})

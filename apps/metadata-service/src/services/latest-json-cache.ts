@@ -72,6 +72,17 @@ export class LatestJsonCache {
     return out
   }
 
+  /** Every latest row of one URN ({@link latestJson} of one URN, without the maps a batch needs). */
+  async latestOne(urn: string): Promise<readonly StoredAspectJson[]> {
+    await this.refresh()
+    const known = this.rows.get(urn)
+    if (known) return known.list
+    const generation = this.generation
+    const list = (await this.read([urn])).get(urn) ?? []
+    if (generation === this.generation) this.remember(urn, list)
+    return list
+  }
+
   /** Every latest row of the URNs, from the store. */
   private async read(urns: readonly string[]): Promise<Map<string, readonly StoredAspectJson[]>> {
     if (this.store.latestJson) return this.store.latestJson(urns)

@@ -105,7 +105,10 @@ export class ReadService {
    * JSON text the store holds instead of being parsed and serialized again.
    */
   async entityV2Json(urn: string, aspects?: readonly string[]): Promise<string> {
-    return (await this.batchEntityV2Json([urn], aspects)).get(urn) as string
+    if (aspects && aspects.length > 0)
+      return (await this.batchEntityV2Json([urn], aspects)).get(urn) as string
+    const ref = this.resolve(urn)
+    return this.entityText(ref, await this.latestRows.latestOne(urn))
   }
 
   /** {@link batchEntityV2} as JSON text per URN (see {@link entityV2Json}). */
@@ -116,18 +119,20 @@ export class ReadService {
     const { refs, wanted } = this.plan(urns, aspects)
     const rows = await this.latestRows.latestJson(urns, wanted)
     const out = new Map<string, string>()
-    for (const ref of refs) {
-      const stored = rows.get(ref.urn) ?? []
-      let text = this.entityTexts.get(stored)
-      if (text === undefined) {
-        const key = stored.find((r) => r.aspect === ref.entity.keyAspect)
-        text = this.entityJson(ref, stored, key)
-        // Without a stored key row the key is synthesized with the time of the read: not kept.
-        if (key) this.entityTexts.set(stored, text)
-      }
-      out.set(ref.urn, text)
-    }
+    for (const ref of refs) out.set(ref.urn, this.entityText(ref, rows.get(ref.urn) ?? []))
     return out
+  }
+
+  /** The entity answer of rows read through the cache: made once per row list. */
+  private entityText(ref: EntityRef, stored: readonly StoredAspectJson[]): string {
+    let text = this.entityTexts.get(stored)
+    if (text === undefined) {
+      const key = stored.find((r) => r.aspect === ref.entity.keyAspect)
+      text = this.entityJson(ref, stored, key)
+      // Without a stored key row the key is synthesized with the time of the read: not kept.
+      if (key) this.entityTexts.set(stored, text)
+    }
+    return text
   }
 
   private entityJson(ref: EntityRef, stored: readonly StoredAspectJson[], key?: StoredAspectJson): string {
@@ -192,7 +197,7 @@ export class ReadService {
     if (!spec) throw new InvalidInputError(`Unknown aspect ${aspectName} for entity ${ref.entity.name}`)
     const row = spec.timeseries
       ? undefined
-      : (await this.latestRows.latestJson([ref.urn], [spec.name])).get(ref.urn)?.[0]
+      : (await this.latestRows.latestOne(ref.urn)).find((r) => r.aspect === spec.name)
     if (!row) throw new AspectNotFoundError(`No aspect ${aspectName} version ${version} for ${urn}`)
     return `{"version":${row.version},"aspect":{${JSON.stringify(spec.record)}:${row.valueJson}}}`
   }

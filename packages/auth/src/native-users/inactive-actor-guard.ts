@@ -34,12 +34,15 @@ export const inactiveActorGuard = fp(
     if (!status) throw new Error('inactiveActorGuard: needs a store or a status source')
     const never = new Set([SYSTEM_ACTOR, ROOT_ACTOR, ...(options.exempt ?? [])])
     const routes = options.routes ? new Set(options.routes) : undefined
-    app.addHook('preHandler', async (request) => {
+    // A callback hook: the system and root users, never refused, cost no promise.
+    app.addHook('preHandler', (request, _reply, done) => {
       const actor = request.actor
-      if (!actor || never.has(actor) || !actor.startsWith('urn:li:corpuser:')) return
-      if (routes && !routes.has(request.routeOptions.url ?? '')) return
-      if (isPublicPath(request.url)) return
-      if (await status.isInactive(actor)) throw new ForbiddenError(INACTIVE_ACTOR_MESSAGE)
+      if (!actor || never.has(actor) || !actor.startsWith('urn:li:corpuser:')) return done()
+      if (routes && !routes.has(request.routeOptions.url ?? '')) return done()
+      if (isPublicPath(request.url)) return done()
+      status
+        .isInactive(actor)
+        .then((inactive) => done(inactive ? new ForbiddenError(INACTIVE_ACTOR_MESSAGE) : undefined), done)
     })
   },
   { name: 'catalog-inactive-actor-guard' },
