@@ -125,12 +125,20 @@ export async function graphRows(
       const answers: string[] = []
       for (let i = 0; i < samples; i += 10) answers.push(await send(endpoint, body(i)))
       const totals = answers.map((a) => (JSON.parse(a) as { value: { total: number } }).value.total)
-      const measured = await beside({ pid, run: (i) => send(endpoint, body(i)) }, answers, samples, (i) =>
-        raw(pick(n, i), direction(i) === 'UPSTREAM', hops),
-      )
+      // The raw traversal's own CPU (this process's CPU also counts the HTTP client of the other series).
+      let rawCpuUs = 0
+      let rawCalls = 0
+      const measured = await beside({ pid, run: (i) => send(endpoint, body(i)) }, answers, samples, (i) => {
+        const before = process.cpuUsage()
+        const rows = raw(pick(n, i), direction(i) === 'UPSTREAM', hops)
+        const spent = process.cpuUsage(before)
+        rawCpuUs += spent.user + spent.system
+        rawCalls++
+        return rows
+      })
       const [http, base, bare] = [measured.ours, measured.raw as Timing, measured.bare]
       say(
-        `getLineage ${hops} hop(s): results per query median ${fmt(percentile([...totals], 50))}, p95 ${fmt(percentile(totals, 95))}; HTTP p95 over raw CTE p95 alone ${fmt(http.p95 / base.p95, 2)}×`,
+        `getLineage ${hops} hop(s): results per query median ${fmt(percentile([...totals], 50))}, p95 ${fmt(percentile(totals, 95))}; HTTP p95 over raw CTE p95 alone ${fmt(http.p95 / base.p95, 2)}×; CPU per request: server ${fmt(http.cpuMs * 1000)} µs, raw CTE ${fmt(rawCpuUs / rawCalls)} µs, bare http ${fmt(bare.cpuMs * 1000)} µs`,
       )
       // The endpoint answers over HTTP: its baseline is the raw traversal plus bare HTTP of an answer of that size.
       const ratio = http.p95 / (base.p95 + bare.p95)

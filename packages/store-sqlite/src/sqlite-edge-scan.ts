@@ -39,11 +39,33 @@ const inList = (expr: string, param: string) => `${expr} IN (SELECT value FROM j
  */
 export class SqliteEdgeScan {
   private readonly statements = new Map<string, Database.Statement>()
+  /** Whether any URN lies in [from, to): an entity type with no entity has no edge. */
+  private readonly anyUrnIn: Database.Statement
+  /** Whether any edge has one of the types (a JSON array): a pass over the incoming index, which stops at the first. */
+  private readonly anyEdgeOf: Database.Statement
 
   constructor(private readonly db: Database.Database) {
     db.function(SLICE_FN, { deterministic: true }, (source, destination, type, max) =>
       sliceOf(`${source}\u0000${destination}\u0000${type}`, Number(max)),
     )
+    this.anyUrnIn = db.prepare('SELECT 1 FROM urns WHERE urn >= ? AND urn < ? LIMIT 1').pluck()
+    this.anyEdgeOf = db
+      .prepare('SELECT 1 FROM edge_rows WHERE +type IN (SELECT value FROM json_each(?)) LIMIT 1')
+      .pluck()
+  }
+
+  /**
+   * True when no edge can match: an entity type of either end has no entity at all, or no edge
+   * has any of the relationship types. Each answers far sooner than a pass of the keyset scan
+   * (which reads every source in URN order): an index range, or the incoming index read in
+   * its own order up to the first edge of those types.
+   */
+  private matchesNothing(q: EdgeScanQuery): boolean {
+    for (const types of [q.sourceTypes, q.destinationTypes]) {
+      if (types.length === 0) continue
+      if (!types.some((t) => this.anyUrnIn.get(...typeRange([t])) !== undefined)) return true
+    }
+    return q.types.length > 0 && this.anyEdgeOf.get(JSON.stringify(q.types)) === undefined
   }
 
   scan(q: EdgeScanQuery): EdgeScanPage {
@@ -57,9 +79,13 @@ export class SqliteEdgeScan {
       live: !q.includeSoftDeleted,
       slice: q.slice !== undefined,
     }
+    if (this.matchesNothing(q)) return { edges: [] }
     const params: Record<string, unknown> = { limit: q.count + 1 + DUPLICATE_SLACK }
     if (shape.types) params.types = JSON.stringify(q.types)
-    if (shape.sourceTypes) params.sourceTypes = JSON.stringify(q.sourceTypes)
+    if (shape.sourceTypes) {
+      params.sourceTypes = JSON.stringify(q.sourceTypes)
+      ;[params.sourcesFrom, params.sourcesTo] = typeRange(q.sourceTypes)
+    }
     if (shape.destinationTypes) params.destinationTypes = JSON.stringify(q.destinationTypes)
     if (shape.sourceUrns) params.sourceUrns = JSON.stringify(q.sourceUrns)
     if (shape.destinationUrns) params.destinationUrns = JSON.stringify(q.destinationUrns)
@@ -87,6 +113,9 @@ export class SqliteEdgeScan {
     for (;;) {
       const stmt = this.statement({ ...shape, after: cursor !== undefined })
       const args = cursor ? { ...params, s: cursor.source, d: cursor.destination, t: cursor.type } : params
+      // One lower bound on the source URN: the cursor's, or the first URN of the source types.
+      if (cursor && shape.sourceTypes && cursor.source > (args.sourcesFrom as string))
+        args.sourcesFrom = cursor.source
       const rows = stmt.all(args) as EdgeKey[]
       for (const r of rows) {
         const last = out.at(-1)
@@ -118,10 +147,17 @@ function sql(shape: Shape): string {
   if (shape.sourceUrns) where.push(inList('s.urn', 'sourceUrns'))
   if (shape.destinationUrns) where.push(inList('d.urn', 'destinationUrns'))
   if (shape.types) where.push(inList('e.type', 'types'))
-  if (shape.sourceTypes) where.push(inList(entityType('s.urn'), 'sourceTypes'))
+  if (shape.sourceTypes) {
+    // The URNs of the source types lie in one range of the URN index: the scan reads that range.
+    where.push('s.urn >= @sourcesFrom', 's.urn < @sourcesTo')
+    where.push(inList(entityType('s.urn'), 'sourceTypes'))
+  }
   if (shape.destinationTypes) where.push(inList(entityType('d.urn'), 'destinationTypes'))
   // The first term lets the scan start at the cursor's source in the `urns` index.
-  if (shape.after) where.push('s.urn >= @s', '(s.urn, d.urn, e.type) > (@s, @d, @t)')
+  if (shape.after) {
+    if (!shape.sourceTypes) where.push('s.urn >= @s')
+    where.push('(s.urn, d.urn, e.type) > (@s, @d, @t)')
+  }
   if (shape.slice) where.push(`${SLICE_FN}(s.urn, d.urn, e.type, @sliceMax) = @sliceId`)
   if (shape.live) where.push(`NOT ${removed('e.src')}`, `NOT ${removed('e.dst')}`)
   // Sources in URN order from the index, each one's edges sorted by destination URN: no sort
@@ -133,6 +169,15 @@ function sql(shape: Shape): string {
   return `SELECT s.urn AS source, d.urn AS destination, e.type AS type FROM ${from}
     ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
     ORDER BY s.urn, d.urn, e.type LIMIT @limit`
+}
+
+/**
+ * The URNs of the given entity types lie in [from, to): `urn:li:<type>:` for the first type in
+ * order up to `urn:li:<type>;` for the last (`;` follows `:`).
+ */
+function typeRange(types: readonly string[]): [string, string] {
+  const sorted = [...types].sort()
+  return [`urn:li:${sorted[0]}:`, `urn:li:${sorted[sorted.length - 1]};`]
 }
 
 /** FNV-1a (32 bits) of `text`, modulo `max`. */

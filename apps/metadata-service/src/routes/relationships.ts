@@ -1,4 +1,4 @@
-import { type CatalogServer, RestliErrorSchema, restliList, sendJsonText } from '@catalog/http-kit'
+import { type CatalogServer, RestliErrorSchema, restliList, sendJsonText, UrlMemo } from '@catalog/http-kit'
 import { Type } from 'typebox'
 import {
   LineageBodySchema,
@@ -7,7 +7,7 @@ import {
   RelationshipsQuerySchema,
   RelationshipsResponseSchema,
 } from '../schemas/relationships.js'
-import type { LineageService } from '../services/lineage-service.js'
+import type { LineageService, RelationshipsRequest } from '../services/lineage-service.js'
 import type { ReadService } from '../services/read-service.js'
 
 const errors = { 400: RestliErrorSchema }
@@ -23,6 +23,7 @@ export async function relationshipRoutes(
   app: CatalogServer,
   { lineage, reads }: RelationshipRoutesOptions,
 ): Promise<void> {
+  const parsed = new UrlMemo<{ query: RelationshipsRequest; key: string }>()
   app.get(
     '/relationships',
     {
@@ -36,15 +37,21 @@ export async function relationshipRoutes(
       },
     },
     async (request, reply) => {
-      const query = {
-        urn: request.query.urn,
-        direction: request.query.direction,
-        types: restliList(request.url, 'types'),
-        start: request.query.start,
-        count: request.query.count,
-      }
+      // The query and its cache key depend on the URL alone: worked out once per URL.
+      const { query, key } = parsed.get(request.url, () => {
+        const query = {
+          urn: request.query.urn,
+          direction: request.query.direction,
+          types: restliList(request.url, 'types'),
+          start: request.query.start,
+          count: request.query.count,
+        }
+        return {
+          query,
+          key: JSON.stringify([query.urn, query.direction, query.types, query.start, query.count]),
+        }
+      })
       if (!reads) return lineage.relationships(query)
-      const key = JSON.stringify([query.urn, query.direction, query.types, query.start, query.count])
       // The answer as the response schema writes it (same members, same order).
       const json = await reads.answers.get(key, async () =>
         JSON.stringify(await lineage.relationships(query)),
@@ -67,7 +74,10 @@ export async function relationshipRoutes(
         response: { 200: Type.Object({ value: LineageResponseSchema }), ...errors },
       },
     },
-    async (request) => ({ value: await lineage.lineage(request.body) }),
+    // The service builds the answer with its members in the order the schema's serializer
+    // writes them: JSON.stringify gives the same text in about half the time for long paths.
+    async (request, reply) =>
+      sendJsonText(reply, JSON.stringify({ value: await lineage.lineage(request.body) })),
   )
 
   app.get(

@@ -126,7 +126,6 @@ export class LineageService {
       count: page.results.length,
       total: page.total,
       isPartial: page.isPartial,
-      ...(page.partialReason ? { partialReason: page.partialReason } : {}),
       relationships: page.results.map((x) => ({
         entity: x.entity,
         type: x.type,
@@ -134,6 +133,9 @@ export class LineageService {
         path: [...x.path],
       })),
       entities: page.results.map((x) => x.entity),
+      // Last, where the response schema's serializer puts an optional member: the route writes
+      // this object with JSON.stringify, and the text stays what it was.
+      ...(page.partialReason ? { partialReason: page.partialReason } : {}),
     }
   }
 }

@@ -86,14 +86,20 @@ export class RelationshipScrollService {
   }
 }
 
+const URN_PREFIX = 'urn:li:'
+
 /** The URNs asked for, each checked well-formed. */
 function urns(list: readonly string[] | undefined): string[] {
   for (const urn of list ?? []) parseUrn(urn)
   return [...(list ?? [])]
 }
 
+/** A stored URN's node: its entity type is the text between `urn:li:` and the next colon. */
 function node(urn: string): RelationshipNode {
-  return { urn, entityType: parseUrn(urn).entityType }
+  const colon = urn.indexOf(':', URN_PREFIX.length)
+  if (!urn.startsWith(URN_PREFIX) || colon <= URN_PREFIX.length)
+    return { urn, entityType: parseUrn(urn).entityType }
+  return { urn, entityType: urn.slice(URN_PREFIX.length, colon) }
 }
 
 function sliceOf(id: number | undefined, max: number | undefined): { id: number; max: number } | undefined {
