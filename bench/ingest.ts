@@ -46,6 +46,10 @@ export async function ingestBench(): Promise<string[]> {
     CATALOG_AUTH: 'off',
     CATALOG_LOG_LEVEL: 'info',
     CATALOG_DURABILITY: 'full',
+    // BENCH_CPU_PROF=<dir>: the catalog writes a V8 CPU profile there when it stops.
+    ...(process.env.BENCH_CPU_PROF
+      ? { NODE_OPTIONS: `--require ${join(import.meta.dirname, 'fixtures', 'cpu-profile.cjs')}` }
+      : {}),
   }).catch(async (err) => {
     await trivial.stop()
     throw err
@@ -94,6 +98,17 @@ export async function ingestBench(): Promise<string[]> {
       say(`  server CPU per write ${perUnit(cpuBefore, cpuSingle, single.total)}`)
     if (trivialBefore !== undefined && trivialAfter !== undefined)
       say(`  trivial POST CPU per request ${perUnit(trivialBefore, trivialAfter, base.total)}`)
+    if (cpuBefore && cpuSingle && trivialBefore && trivialAfter)
+      lines.push(
+        report(
+          'ingestProposal (single) by CPU',
+          1e6 / allUs(cpuBefore, cpuSingle, single.total),
+          'per CPU-s',
+          1e6 / allUs(trivialBefore, trivialAfter, base.total),
+          'fastify trivial POST',
+          0.35,
+        ),
+      )
 
     offset = 2_000_000_000
     const batch = await load({
@@ -131,6 +146,17 @@ export async function ingestBench(): Promise<string[]> {
     if (cpuSingle !== undefined && cpuBatch !== undefined)
       say(
         `  server CPU per aspect ${perUnit(cpuSingle, cpuBatch, batch.total * BATCH)} | raw insert of its rows ${fmt(raw.cpuUs, 1)} µs`,
+      )
+    if (cpuSingle && cpuBatch)
+      lines.push(
+        report(
+          'ingestProposalBatch by CPU',
+          1e6 / allUs(cpuSingle, cpuBatch, batch.total * BATCH),
+          'aspects per CPU-s',
+          1e6 / raw.cpuUs,
+          'raw better-sqlite3 insert of the same rows',
+          0.7,
+        ),
       )
     // For scale: the proposals' own aspect rows alone (no default aspects, no change log).
     const narrow = rawInsertRate(
@@ -201,6 +227,11 @@ function statCpuMs(file: string): number {
   // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
+
+/** CPU µs (all threads) per unit between two readings. */
+function allUs(before: CpuMs, after: CpuMs, units: number): number {
+  return ((after.all - before.all) * 1000) / units
 }
 
 /** CPU µs per unit between two readings: all threads, and the event loop's share. */

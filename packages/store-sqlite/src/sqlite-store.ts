@@ -1,4 +1,4 @@
-import { closeSync, fsync, mkdirSync, openSync } from 'node:fs'
+import { closeSync, fsync, mkdirSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import {
   type AuditStamp,
@@ -38,10 +38,12 @@ import type {
 } from '@catalog/store'
 import Database from 'better-sqlite3'
 import { SqliteAdmin } from './sqlite-admin.js'
+import { ChangeLogJson } from './sqlite-change-log-json.js'
 import { SqliteGraph } from './sqlite-graph.js'
 import { SqliteLatestJson } from './sqlite-latest-json.js'
 import { openStoreSchema } from './sqlite-schema.js'
 import { SqliteTimeseries } from './sqlite-timeseries.js'
+import { WAL_CHECKPOINT_BYTES, WalCheckpointer } from './sqlite-wal-checkpointer.js'
 import { SqliteWriteThread } from './sqlite-write-thread.js'
 import { batchToWire, THREAD_WRITE_WEIGHT, type WireBatch, writeWeight } from './sqlite-write-wire.js'
 import { type AspectRow, type PendingWrite, SqliteWriter } from './sqlite-writer.js'
@@ -80,6 +82,9 @@ export interface SqliteStoreOptions {
  */
 const GROUP_MUTATIONS = 1_000
 
+/** Calls waiting that are committed at once even while the previous commit's WAL is synced. */
+const GATHER_CALLS = 256
+
 interface Pending extends PendingWrite {
   readonly resolve: (outcome: WriteOutcome) => void
   readonly reject: (err: unknown) => void
@@ -94,22 +99,28 @@ interface Pending extends PendingWrite {
  * `metadata_aspect_v2` layout, each URN stored once and referred to by id (see `STORE_DDL`); an
  * older file is migrated when it opens ({@link openStoreSchema}). Writes waiting for the next event-loop turn are committed
  * together (group commit, bounded in size per turn), each call in its own savepoint so one failing call never
- * affects another; every call is acknowledged only after the group's commit. A large write
- * (a 20,000-field schema) is committed by the writer thread on its own connection while this
- * thread goes on answering; writes queued behind it wait for it, so writes commit in order.
- * Reads stay on this thread's connection: WAL gives them the last committed state.
+ * affects another; every call is acknowledged only after the group's commit (and, with `full`
+ * durability, its WAL sync; writes that come while a sync runs gather for the next commit). A
+ * large write (a 20,000-field schema) is committed by the writer thread on its own connection
+ * while this thread goes on answering; writes queued behind it wait for it, so writes commit in
+ * order. The writer thread also runs the WAL checkpoints ({@link WalCheckpointer}), so no commit
+ * on this thread pays for one. Reads stay on this thread's connection: WAL gives them the last
+ * committed state.
  */
 export class SqliteMetadataStore implements MetadataStore {
   private readonly db: Database.Database
   private readonly stmt: ReturnType<typeof prepare>
   private readonly graph: SqliteGraph
+  private readonly changeLogJson: ChangeLogJson
   private readonly series: SqliteTimeseries
   private readonly admin: SqliteAdmin
   private readonly latestText: SqliteLatestJson
   private readonly writer: SqliteWriter
   /** The writer thread for large writes; none for `:memory:` (a connection of its own would see another database) or without WAL. */
   private thread?: SqliteWriteThread
-  /** The large write the writer thread is committing; nothing else writes meanwhile. */
+  /** Runs the WAL's checkpoints on the writer thread, when there is one (SQLite's own run in the commit). */
+  private checkpointer?: WalCheckpointer
+  /** The large write the writer thread is committing, or its checkpoint; this connection writes nothing meanwhile. */
   private threadWrite?: Promise<void>
   private queue: Pending[] = []
   private readonly maxPending: number
@@ -152,11 +163,14 @@ export class SqliteMetadataStore implements MetadataStore {
     }
     if (wal && options.file !== ':memory:' && options.durability !== 'normal')
       this.walFile = `${options.file}-wal`
-    if (wal && options.file !== ':memory:' && options.writerThread !== false)
+    if (wal && options.file !== ':memory:' && options.writerThread !== false) {
       this.thread = new SqliteWriteThread(options.file)
+      this.checkpointer = this.checkpointOffLoop(this.thread, `${options.file}-wal`)
+    }
     this.syncWal = options.syncWal ?? fsync
     this.stmt = prepare(this.db)
     this.graph = new SqliteGraph(this.db)
+    this.changeLogJson = new ChangeLogJson(this.db)
     this.series = new SqliteTimeseries(this.db)
     this.admin = new SqliteAdmin(this.db)
     this.latestText = new SqliteLatestJson(this.db)
@@ -164,11 +178,51 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   /**
-   * Starts the writer thread now (a server does, at start) rather than at the first large
-   * write, which would otherwise share the CPU with the thread's start (~0.4 s).
+   * Leaves the WAL's checkpoints to the writer thread once it is up (see {@link WalCheckpointer}):
+   * SQLite's automatic one is turned off on this connection meanwhile, and back on should the
+   * thread stop or fail. This connection writes nothing while the thread checkpoints.
    */
-  warmWriterThread(): void {
-    this.thread?.warm()
+  private checkpointOffLoop(thread: SqliteWriteThread, walFile: string): WalCheckpointer {
+    return new WalCheckpointer({
+      offLoop: () => {
+        const checkpoint = thread.checkpoint()
+        this.threadWrite = checkpoint.then(
+          () => this.threadDone(),
+          () => this.threadDone(),
+        )
+        return checkpoint
+      },
+      ready: () => thread.ready,
+      takeOver: () => {
+        this.db.pragma('wal_autocheckpoint = 0')
+        this.db.pragma(`journal_size_limit = ${WAL_CHECKPOINT_BYTES}`)
+      },
+      giveBack: () => {
+        if (!this.closed) this.db.pragma('wal_autocheckpoint = 1000')
+      },
+      walBytes: () => {
+        try {
+          return statSync(walFile).size
+        } catch {
+          return 0
+        }
+      },
+    })
+  }
+
+  /** The writer thread is done (a large write or a checkpoint): this connection writes again. */
+  private threadDone(): void {
+    this.threadWrite = undefined
+    if (this.queue.length > 0) this.scheduleFlush()
+  }
+
+  /**
+   * Starts the writer thread now (a server does, at start) rather than at the first large
+   * write, which would otherwise share the CPU with the thread's start (~0.4 s). Resolves once
+   * it is up (or failed to start, which the first write that needs it reports).
+   */
+  warmWriterThread(): Promise<void> {
+    return this.thread?.warm() ?? Promise.resolve()
   }
 
   write(batch: WriteBatch): Promise<WriteOutcome> {
@@ -202,6 +256,10 @@ export class SqliteMetadataStore implements MetadataStore {
     this.flushScheduled = false
     // While the writer thread commits, this connection writes nothing: its answer flushes again.
     if (this.threadWrite) return
+    // While a commit's WAL is being synced, writes gather for the next commit (its sync flushes
+    // again), unless a full group is waiting: a commit writes each page it changed once,
+    // whatever the number of writes in it, so fewer, larger commits write less.
+    if (this.syncing > 0 && !this.closed && this.queue.length < GATHER_CALLS) return
     const head = this.queue[0]
     if (head?.large && this.thread) {
       this.queue.shift()
@@ -223,6 +281,7 @@ export class SqliteMetadataStore implements MetadataStore {
       for (const item of items) item.reject(failure)
       return
     }
+    this.checkpointer?.committed()
     this.acknowledge(items)
   }
 
@@ -246,9 +305,8 @@ export class SqliteMetadataStore implements MetadataStore {
         },
       )
       .then(() => {
-        this.threadWrite = undefined
+        this.threadDone()
         this.acknowledge([item])
-        if (this.queue.length > 0) this.scheduleFlush()
       })
   }
 
@@ -285,6 +343,7 @@ export class SqliteMetadataStore implements MetadataStore {
         for (const item of items) item.reject(failure)
       } else settle()
       if (this.syncing === 0) this.syncsDone?.()
+      if (this.queue.length > 0) this.scheduleFlush()
     })
   }
 
@@ -351,23 +410,9 @@ export class SqliteMetadataStore implements MetadataStore {
     }))
   }
 
-  /**
-   * {@link changes} as JSON text, built from the stored text without parsing it, for a search
-   * index that derives on its own thread: a 16 MB aspect costs this thread a string copy only.
-   */
+  /** {@link changes} as JSON text, for a search index that derives on its own thread ({@link ChangeLogJson}). */
   async changesJson(after: number, limit: number): Promise<string> {
-    const rows = this.stmt.changes.all(after, limit) as ChangeRow[]
-    const json = JSON.stringify
-    const entries = rows.map(
-      (r) =>
-        `{"seq":${r.seq},"urn":${json(r.urn)},"entityType":${json(r.entity_type)},"aspect":${json(r.aspect)},"change":${json(r.change)}` +
-        (r.value !== null ? `,"value":${r.value}` : '') +
-        (r.entity_deleted ? ',"entityDeleted":true' : '') +
-        `,"created":{"time":${r.created_on},"actor":${json(r.created_by)}}` +
-        (r.system_metadata ? `,"systemMetadata":${r.system_metadata}` : '') +
-        '}',
-    )
-    return `[${entries.join(',')}]`
+    return this.changeLogJson.read(after, limit)
   }
 
   async head(): Promise<number> {
@@ -464,6 +509,7 @@ export class SqliteMetadataStore implements MetadataStore {
         this.writer.log(item.urn, item.entityType, item.aspect, canonicalJson(item.value), created)
       }
     })()
+    this.checkpointer?.committed()
     return { seq: await this.head() }
   }
 
@@ -480,9 +526,12 @@ export class SqliteMetadataStore implements MetadataStore {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    const checkpointer = this.checkpointer
+    this.checkpointer = undefined
+    await checkpointer?.idle()
     await this.threadWrite
     const thread = this.thread
-    // What is still queued commits on this connection, large writes too.
+    // What is still queued commits on this connection, large writes too; closing it checkpoints.
     this.thread = undefined
     while (this.queue.length > 0) this.flush()
     await thread?.close()

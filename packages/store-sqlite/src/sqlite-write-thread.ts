@@ -1,12 +1,12 @@
 import type { Worker } from 'node:worker_threads'
 import { fromWireError, startWorker, UnavailableError } from '@catalog/core'
 import type { WriteOutcome } from '@catalog/store'
-import type { WireBatch, WriterCall, WriterReply } from './sqlite-write-wire.js'
+import type { CheckpointResult, WireBatch, WriterCall, WriterReply } from './sqlite-write-wire.js'
 
 const WORKER_URL = new URL('./sqlite-write-worker.mjs', import.meta.url)
 
 interface InFlight {
-  readonly resolve: (outcome: WriteOutcome) => void
+  readonly resolve: (answer: WriteOutcome | CheckpointResult) => void
   readonly reject: (err: Error) => void
 }
 
@@ -30,14 +30,35 @@ export class SqliteWriteThread {
     const worker = await this.start()
     const id = this.nextId++
     return new Promise<WriteOutcome>((resolve, reject) => {
-      this.inFlight.set(id, { resolve, reject })
+      this.inFlight.set(id, { resolve: resolve as InFlight['resolve'], reject })
       worker.postMessage({ id, batch } satisfies WriterCall)
     })
   }
 
+  /**
+   * A PASSIVE checkpoint of the WAL on the thread's connection: copies committed pages back to
+   * the database file without waiting for readers or holding up the event loop's writes.
+   */
+  async checkpoint(): Promise<CheckpointResult> {
+    const worker = await this.start()
+    const id = this.nextId++
+    return new Promise<CheckpointResult>((resolve, reject) => {
+      this.inFlight.set(id, { resolve: resolve as InFlight['resolve'], reject })
+      worker.postMessage({ id, checkpoint: true } satisfies WriterCall)
+    })
+  }
+
+  /** Whether the thread is up and answering (it starts at {@link warm} or the first call). */
+  get ready(): boolean {
+    return this.worker !== undefined
+  }
+
   /** Starts the thread now rather than at the first large write; a failure to start shows at that write. */
-  warm(): void {
-    this.start().catch(() => undefined)
+  warm(): Promise<void> {
+    return this.start().then(
+      () => undefined,
+      () => undefined,
+    )
   }
 
   /** Closes the thread's connection and waits for the thread to end. */
@@ -71,7 +92,7 @@ export class SqliteWriteThread {
         }
         const call = this.inFlight.get(reply.id)
         this.inFlight.delete(reply.id)
-        if (reply.ok) call?.resolve(reply.outcome)
+        if (reply.ok) call?.resolve('checkpoint' in reply ? reply.checkpoint : reply.outcome)
         else call?.reject(fromWireError(reply.error))
       })
       worker.on('error', (err) => {

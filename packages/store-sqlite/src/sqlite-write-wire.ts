@@ -101,12 +101,29 @@ export function batchFromWire(wire: WireBatch): WriteBatch {
   return batch as unknown as WriteBatch
 }
 
-/** Writer thread to event loop: the outcome of write `id`, its failure, or the thread's start-up failure. */
+/** What a PASSIVE WAL checkpoint did, as `PRAGMA wal_checkpoint` answers: frames in the WAL and copied back. */
+export interface CheckpointResult {
+  readonly busy: number
+  readonly log: number
+  readonly checkpointed: number
+}
+
+/**
+ * Writer thread to event loop: the outcome of write `id`, what checkpoint `id` did, the failure
+ * of either, or the thread's start-up failure.
+ */
 export type WriterReply =
   | { readonly id: number; readonly ok: true; readonly outcome: WriteOutcome }
+  | { readonly id: number; readonly ok: true; readonly checkpoint: CheckpointResult }
   | { readonly id: number; readonly ok: false; readonly error: WireError }
   | { readonly ready: true }
   | { readonly ready: false; readonly error: WireError }
 
-/** Event loop to writer thread: write a batch (as text), or close the connection and end. */
-export type WriterCall = { readonly id: number; readonly batch: WireBatch } | { readonly close: true }
+/**
+ * Event loop to writer thread: write a batch (as text), checkpoint the WAL (PASSIVE), or close
+ * the connection and end.
+ */
+export type WriterCall =
+  | { readonly id: number; readonly batch: WireBatch }
+  | { readonly id: number; readonly checkpoint: true }
+  | { readonly close: true }

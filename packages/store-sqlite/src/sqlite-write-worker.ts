@@ -1,14 +1,21 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { CatalogError, lowerThreadPriority, toWireError, UnavailableError } from '@catalog/core'
 import Database from 'better-sqlite3'
-import { batchFromWire, type WriterCall, type WriterReply } from './sqlite-write-wire.js'
+import {
+  batchFromWire,
+  type CheckpointResult,
+  type WriterCall,
+  type WriterReply,
+} from './sqlite-write-wire.js'
 import { SqliteWriter } from './sqlite-writer.js'
 
 /**
  * The writer thread: its own connection to the store's file, applying the batches the event
  * loop sends one at a time, each in its own transaction. The commit writes the WAL without
  * syncing it (as the event loop's connection does); the event loop syncs it before it
- * acknowledges the write.
+ * acknowledges the write. It also runs the store's WAL checkpoints, which the event loop's
+ * connection leaves to it (see `WalCheckpointer`); a checkpoint syncs the WAL and then the
+ * database file (synchronous NORMAL), so what it copies back stays durable.
  */
 // The event loop answering requests comes first when the CPU is short.
 lowerThreadPriority()
@@ -38,8 +45,14 @@ port.on('message', (call: WriterCall) => {
     port.close()
     return
   }
-  if (!writer) return
+  if (!writer || !db) return
   try {
+    if ('checkpoint' in call) {
+      // PASSIVE: copies what no reader still needs, never waits for readers nor blocks writers.
+      const [result] = db.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[]
+      post({ id: call.id, ok: true, checkpoint: result ?? { busy: 1, log: -1, checkpointed: -1 } })
+      return
+    }
     post({ id: call.id, ok: true, outcome: writer.applyOne(batchFromWire(call.batch)) })
   } catch (err) {
     // A refused write keeps its domain error; anything else is the commit failing.

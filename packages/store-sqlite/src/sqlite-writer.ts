@@ -53,6 +53,16 @@ export interface PendingWrite {
 export class SqliteWriter {
   private readonly s: ReturnType<typeof prepareWrites>
   private readonly ids: UrnIds
+  /**
+   * The URN ids looked up or given while one batch is applied (null: the URN has none yet), so a
+   * new entity's five rows and its edges look its URN up once; none outside `apply`, and a new
+   * map for each batch, so an id given in a transaction that was rolled back is never reused.
+   */
+  private batchIds: Map<string, number | null> | undefined
+  /** The change-log position of the last entry the batch being applied appended: its head, without a query. */
+  private logged: number | undefined
+  /** The system metadata JSON last written with no previous row, by the object it came from. */
+  private lastSystemMetadata: { given?: SystemMetadata; created?: AuditStamp; json: string } = { json: '' }
   /** One call in its own transaction (or savepoint, inside another). */
   readonly applyOne: (batch: WriteBatch) => WriteOutcome
   /**
@@ -93,16 +103,48 @@ export class SqliteWriter {
 
   /** Replaces the edges an aspect produces. */
   replaceEdges(urn: string, aspect: string, edges: readonly EdgeTarget[]): void {
-    const id = this.ids.ensure(urn)
+    const id = this.idFor(urn)
     this.s.deleteEdgesOf.run(id, aspect)
     this.insertEdges(id, aspect, edges)
   }
 
   private insertEdges(id: number, aspect: string, edges: readonly EdgeTarget[]): void {
-    for (const e of edges) this.s.insertEdge.run(id, e.type, this.ids.ensure(e.destination), aspect)
+    for (const e of edges) this.s.insertEdge.run(id, e.type, this.idFor(e.destination), aspect)
+  }
+
+  /** The id of `urn`, if the store ever held it. */
+  private idOf(urn: string): number | undefined {
+    const ids = this.batchIds
+    if (!ids) return this.ids.of(urn)
+    const hit = ids.get(urn)
+    if (hit !== undefined) return hit ?? undefined
+    const id = this.ids.of(urn)
+    ids.set(urn, id ?? null)
+    return id
+  }
+
+  /** The id of `urn`, given now if it had none. */
+  private idFor(urn: string): number {
+    const ids = this.batchIds
+    if (!ids) return this.ids.ensure(urn)
+    const known = this.idOf(urn)
+    if (known !== undefined) return known
+    const id = Number(this.s.insertUrn.run(urn).lastInsertRowid)
+    ids.set(urn, id)
+    return id
   }
 
   private apply(batch: WriteBatch): WriteOutcome {
+    this.batchIds = new Map()
+    this.logged = undefined
+    try {
+      return this.applyBatch(batch)
+    } finally {
+      this.batchIds = undefined
+    }
+  }
+
+  private applyBatch(batch: WriteBatch): WriteOutcome {
     const s = this.s
     const results: MutationResult[] = []
     const defaults = new Map((batch.defaults ?? []).map((d) => [d.urn, d]))
@@ -127,7 +169,8 @@ export class SqliteWriter {
       const d = defaults.get(mutationUrn(mutation))
       if (d && (mutation.kind === 'upsert' || mutation.kind === 'patch')) {
         defaults.delete(d.urn)
-        if (!s.exists.get(d.urn, d.keyAspect)) {
+        const entity = this.idOf(d.urn)
+        if (entity === undefined || !s.exists.get(entity, d.keyAspect)) {
           newEntities.add(d.urn)
           for (const a of d.aspects) {
             if (written.has(`${d.urn}\u0000${a.aspect}`)) continue
@@ -171,12 +214,12 @@ export class SqliteWriter {
           break
       }
     }
-    return { results, seq: Number((s.head.get() as { seq: number | null }).seq ?? 0) }
+    return { results, seq: this.logged ?? Number((s.head.get() as { seq: number | null }).seq ?? 0) }
   }
 
   /** The upsert a patch amounts to, computed from the latest stored value. */
   private patched(m: PatchAspect): UpsertAspect {
-    const id = this.ids.of(m.urn)
+    const id = this.idOf(m.urn)
     const row = id === undefined ? undefined : (this.s.latestOne.get(id, m.aspect) as LatestRow | undefined)
     const current = row ? (JSON.parse(row.metadata) as Record<string, unknown>) : undefined
     return patchToUpsert(m, current)
@@ -189,19 +232,20 @@ export class SqliteWriter {
   private upsert(m: UpsertAspect, fresh = false): boolean {
     const s = this.s
     const json = m.valueJson ?? canonicalJson(m.value)
-    const known = fresh ? undefined : this.ids.of(m.urn)
+    const known = fresh ? undefined : this.idOf(m.urn)
     const current =
       known === undefined ? undefined : (s.latestOne.get(known, m.aspect) as LatestRow | undefined)
     if (current && m.precondition?.require === 'aspect-absent') {
       return refuse(m, 'Cannot perform CREATE since the aspect already exists.')
     }
-    const systemMetadata = withDefaults(m.systemMetadata, m.created, current)
     if (current && current.metadata === json) {
-      s.touch.run(JSON.stringify(systemMetadata), known, m.aspect)
+      s.touch.run(JSON.stringify(withDefaults(m.systemMetadata, m.created, current)), known, m.aspect)
       return false
     }
-    const smJson = JSON.stringify(systemMetadata)
-    const id = known ?? this.ids.ensure(m.urn)
+    const smJson = current
+      ? JSON.stringify(withDefaults(m.systemMetadata, m.created, current))
+      : this.firstSystemMetadata(m)
+    const id = known ?? this.idFor(m.urn)
     if (current) {
       const max = (s.maxVersion.get(id, m.aspect) as { v: number }).v
       s.archive.run(max + 1, id, m.aspect)
@@ -211,14 +255,54 @@ export class SqliteWriter {
     }
     if (!fresh) s.deleteEdgesOf.run(id, m.aspect)
     this.insertEdges(id, m.aspect, m.edges)
-    s.log.run(m.urn, m.entityType, m.aspect, 'UPSERT', json, 0, m.created.time, m.created.actor, smJson)
+    this.appendLog(m.urn, m.entityType, m.aspect, 'UPSERT', json, 0, m.created, smJson)
     return true
+  }
+
+  /**
+   * The system metadata JSON of a first row (no previous value to take `lastRunId` from): the
+   * same for a new entity's aspect and its default aspects, so it is serialized once for them.
+   */
+  private firstSystemMetadata(m: UpsertAspect): string {
+    const last = this.lastSystemMetadata
+    if (last.given === m.systemMetadata && last.created === m.created && last.json !== '') return last.json
+    const json = JSON.stringify(withDefaults(m.systemMetadata, m.created))
+    this.lastSystemMetadata = {
+      ...(m.systemMetadata ? { given: m.systemMetadata } : {}),
+      created: m.created,
+      json,
+    }
+    return json
+  }
+
+  private appendLog(
+    urn: string,
+    entityType: string,
+    aspect: string,
+    change: 'UPSERT' | 'DELETE',
+    json: string | null,
+    deleted: number,
+    created: AuditStamp,
+    smJson: string | null,
+  ): void {
+    const info = this.s.log.run(
+      urn,
+      entityType,
+      aspect,
+      change,
+      json,
+      deleted,
+      created.time,
+      created.actor,
+      smJson,
+    )
+    this.logged = Number(info.lastInsertRowid)
   }
 
   private delete(m: DeleteAspect): MutationResult {
     const s = this.s
     let rows = 0
-    const id = this.ids.of(m.urn)
+    const id = this.idOf(m.urn)
     if (m.isKeyAspect) {
       if (id !== undefined) {
         rows = s.deleteEntity.run(id).changes
@@ -232,7 +316,7 @@ export class SqliteWriter {
     }
     if (rows > 0) {
       const deleted = m.isKeyAspect ? 1 : 0
-      s.log.run(m.urn, m.entityType, m.aspect, 'DELETE', null, deleted, m.created.time, m.created.actor, null)
+      this.appendLog(m.urn, m.entityType, m.aspect, 'DELETE', null, deleted, m.created, null)
     }
     return { urn: m.urn, aspect: m.aspect, changed: rows > 0, rows }
   }
@@ -240,7 +324,7 @@ export class SqliteWriter {
   /** Undoes the latest write of an aspect when `m.runId` made it (see {@link RollbackAspect}). */
   private rollback(m: RollbackAspect): MutationResult {
     const s = this.s
-    const id = this.ids.of(m.urn)
+    const id = this.idOf(m.urn)
     const current = id === undefined ? undefined : (s.latestOne.get(id, m.aspect) as LatestRow | undefined)
     const runId = current?.systemmetadata
       ? (JSON.parse(current.systemmetadata) as SystemMetadata).runId
@@ -253,15 +337,14 @@ export class SqliteWriter {
     s.promote.run(id, m.aspect, max)
     const restored = s.latestOne.get(id, m.aspect) as LatestRow
     this.replaceEdges(m.urn, m.aspect, m.edgesOf(JSON.parse(restored.metadata) as Record<string, unknown>))
-    s.log.run(
+    this.appendLog(
       m.urn,
       m.entityType,
       m.aspect,
       'UPSERT',
       restored.metadata,
       0,
-      m.created.time,
-      m.created.actor,
+      m.created,
       restored.systemmetadata,
     )
     return { urn: m.urn, aspect: m.aspect, changed: true, rows: 1 }
@@ -321,9 +404,8 @@ function withDefaults(
  */
 function prepareWrites(db: Database.Database) {
   return {
-    exists: db.prepare(
-      'SELECT 1 FROM urns u CROSS JOIN aspect_rows a ON a.eid = u.id WHERE u.urn = ? AND a.aspect = ? AND a.version = 0',
-    ),
+    exists: db.prepare('SELECT 1 FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0'),
+    insertUrn: db.prepare('INSERT INTO urns (urn) VALUES (?)'),
     latestOne: db.prepare(
       'SELECT metadata, systemmetadata FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0',
     ),
