@@ -18,7 +18,7 @@ export const searchBody = (kind: Kind, input: string) =>
     : { query: input, entity: 'dataset', limit: 10 }
 
 /** The raw baseline of a kind: one query on the search file. */
-function rawQuery(db: Database.Database, kind: Kind): (input: string) => unknown {
+export function rawQuery(db: Database.Database, kind: Kind): (input: string) => unknown {
   if (kind.name.startsWith('exact')) {
     const stmt = db.prepare(
       `SELECT d.urn FROM docs d WHERE d.id IN (
@@ -39,7 +39,7 @@ function rawQuery(db: Database.Database, kind: Kind): (input: string) => unknown
   }
 }
 
-const BASELINE_NAME = (kind: Kind) =>
+export const BASELINE_NAME = (kind: Kind) =>
   kind.name.startsWith('exact') ? 'raw exact lookup, first 10' : 'raw FTS5, rank every match'
 
 /** What the first answer of a kind says: hits or suggestions. */
@@ -51,7 +51,7 @@ function answerOf(kind: Kind, text: string): string {
 }
 
 /** Waits until a first search answers 200 (the first ones load the index's caches). */
-async function warm(url: string): Promise<void> {
+export async function warm(url: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const res = await fetch(`${url}/entities?action=search`, {
       method: 'POST',
@@ -65,19 +65,20 @@ async function warm(url: string): Promise<void> {
   }
 }
 
-/** Measures every kind; returns its table rows, and says the detail of each. */
+/** Measures each kind (by default every one); returns its table rows, and says the detail of each. */
 export async function searchRows(
   url: string,
   pid: number,
   searchFile: string,
   samples: number,
   say: (line: string) => void,
+  kinds: readonly Kind[] = scaleKinds,
 ): Promise<Row[]> {
   await warm(url)
   const db = new Database(searchFile, { readonly: true })
   const rows: Row[] = []
   try {
-    for (const kind of scaleKinds) {
+    for (const kind of kinds) {
       const input = (i: number) => kind.inputs[i % kind.inputs.length] as string
       const endpoint = `${url}/entities?action=${kind.action}`
       const answers = []

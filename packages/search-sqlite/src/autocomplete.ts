@@ -10,8 +10,9 @@ import {
   suggestion,
 } from '@catalog/search'
 import { ftsColumn } from './ddl.js'
+import { MatchStream } from './match-stream.js'
 import { prefixForm } from './query-compiler.js'
-import { scopedIds, scopeWhere } from './search-query.js'
+import { scopeWhere } from './search-query.js'
 import type { QueryContext } from './sqlite-search-index.js'
 
 const MAX_CANDIDATES = 300
@@ -62,29 +63,32 @@ export function autocompleteQuery(
         .map(ftsColumn)
         .join(' ')
     const expr = words.map((w) => prefixForm(ctx.vocabulary, w.word)).join(' AND ')
-    // The first `limit` matches in scope, ascending, those past `bound` left out. The bound is
-    // not given to FTS5, which would read the whole list past it: the LIMIT stops the read.
-    const read = (cols: string, bound: number, limit: number) =>
-      scopedIds(
+    const inScope = ctx.facets.scope(req.entityTypes, req.includeRemoved)
+    // The best fields are read only when the words can be in them (see EmptyReads).
+    const empty = ctx.vocabulary.emptyReads
+    const stream = (cols: string) =>
+      new MatchStream(
         ctx,
         req,
         where,
         { sql: 'SELECT rowid AS doc_id FROM fts WHERE fts MATCH ?', params: [`{${cols}} : (${expr})`] },
-        limit,
-      ).filter((id) => id <= bound)
-    // The first AUTOCOMPLETE_SCAN matches in scope, then those of them in the best fields: a
-    // rare combination of words stops at the end of the first read, not at the index's end.
-    const matches = read(columns(), Number.MAX_SAFE_INTEGER, AUTOCOMPLETE_SCAN)
+        inScope,
+        want * 2,
+        empty.has(cols, expr),
+      )
     const [top = 1, next = top] = tiers
-    const last = matches.at(-1)
-    const best =
-      last === undefined ? [] : tiers.length > 1 ? read(columns(top), last, want) : matches.slice(0, want)
-    const scored: Array<[number, number]> = best.map((id) => [id, top])
-    const seen = new Set(best)
-    for (const id of matches) {
-      if (scored.length >= want) break
-      if (!seen.has(id)) scored.push([id, next])
-    }
+    let picked: { best: number[]; others: number[] }
+    if (tiers.length > 1) {
+      const bestStream = stream(columns(top))
+      picked = window(stream(columns()), bestStream, want)
+      if (bestStream.done && bestStream.rows === 0 && req.filter.or.length === 0)
+        empty.add(columns(top), expr)
+    } else picked = single(stream(columns()), want)
+    const { best, others } = picked
+    const scored: Array<[number, number]> = [
+      ...best.map((id): [number, number] => [id, top]),
+      ...others.map((id): [number, number] => [id, next]),
+    ]
     scored.sort((a, b) => b[1] - a[1] || a[0] - b[0])
     const docs = new Map(
       (
@@ -124,4 +128,54 @@ function onlyFields(
     out[aspect] = kept
   }
   return out
+}
+
+/** Candidates of one boost tier: the first `want` matches. */
+function single(all: MatchStream, want: number): { best: number[]; others: number[] } {
+  all.fill(want)
+  return { best: all.ids.slice(0, want), others: [] }
+}
+
+/**
+ * Candidates of two tiers, as if the first AUTOCOMPLETE_SCAN matches (`all`) were read whole:
+ * the first `want` of them in the best fields (`best`, a subset of `all`), then the first
+ * others. The window of `all` grows step by step and stops as soon as it holds `want` matches
+ * in the best fields (the answer is then decided) or reaches AUTOCOMPLETE_SCAN or the end, so
+ * a broad prefix reads a few dozen ids, not thousands, and the best fields are read only up to
+ * the window's last id.
+ */
+function window(all: MatchStream, best: MatchStream, want: number): { best: number[]; others: number[] } {
+  for (;;) {
+    all.next(AUTOCOMPLETE_SCAN - all.ids.length)
+    const scanned = all.ids.length >= AUTOCOMPLETE_SCAN || all.done
+    const last = all.ids[Math.min(all.ids.length, AUTOCOMPLETE_SCAN) - 1]
+    if (last === undefined) {
+      if (scanned) return { best: [], others: [] }
+      continue
+    }
+    best.through(last)
+    const inWindow = upTo(best.ids, last)
+    if (inWindow >= want) return { best: best.ids.slice(0, want), others: [] }
+    if (!scanned) continue
+    const chosen = best.ids.slice(0, inWindow)
+    const seen = new Set(chosen)
+    const others: number[] = []
+    for (const id of all.ids.slice(0, AUTOCOMPLETE_SCAN)) {
+      if (chosen.length + others.length >= want) break
+      if (!seen.has(id)) others.push(id)
+    }
+    return { best: chosen, others }
+  }
+}
+
+/** How many of the ascending `ids` are at most `bound`. */
+function upTo(ids: readonly number[], bound: number): number {
+  let lo = 0
+  let hi = ids.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((ids[mid] as number) <= bound) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }

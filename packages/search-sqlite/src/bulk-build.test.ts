@@ -66,6 +66,27 @@ t.test(
   },
 )
 
+/** The FTS5 `hashsize` stored in an index file (undefined: FTS5's default). */
+const ftsHashSize = (file: string) => {
+  const db = new Database(file, { readonly: true })
+  try {
+    return db.prepare("SELECT v FROM fts_config WHERE k = 'hashsize'").pluck().get()
+  } finally {
+    db.close()
+  }
+}
+
+t.test('a bulk build writes each page of words as one FTS segment, and ends with the default', async (t) => {
+  const { fx, index, file } = open(t)
+  index.beginBulk(150)
+  t.equal(ftsHashSize(file), 64 * 1024 * 1024, 'pending words kept up to 64 MB during the build')
+  await fx.apply(index, many(fx))
+  t.equal((await fx.search(index, 'db')).total, 150)
+  index.endBulk()
+  t.equal(ftsHashSize(file), 1024 * 1024, "FTS5's default afterwards")
+  t.equal((await fx.search(index, 'db')).total, 150)
+})
+
 t.test('a bulk build into an index larger than it drops nothing', async (t) => {
   const { fx, index, file } = open(t)
   await fx.apply(index, many(fx))

@@ -152,7 +152,7 @@ export class DocumentWriter {
         continue
       }
       const words = values.flatMap((v) => this.analysis.words(String(v)))
-      this.o.vocabulary.add(words)
+      this.o.vocabulary.add(words, ftsColumn(f))
       texts.push(words.join(' '))
       if (best.has(f)) bestSize += words.length
       any = true

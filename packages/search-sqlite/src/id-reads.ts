@@ -60,9 +60,12 @@ export function idsUpTo(
   select: string,
   params: readonly unknown[],
   bound: number,
+  /** Called when the select yields no row at all (not only none up to the bound). */
+  onNone?: () => void,
 ): number[] {
   for (let limit = FIRST_READ; ; ) {
     const ids = concatIds(statement, `${select} LIMIT ?`, [...params, limit])
+    if (ids.length === 0) onNone?.()
     const last = ids[ids.length - 1] ?? 0
     if (ids.length < limit || last > bound) {
       let lo = 0

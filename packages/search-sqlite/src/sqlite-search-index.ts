@@ -58,6 +58,10 @@ export const TOTAL_HITS_CAP = 10_000
 export const RANK_WINDOW = 10_000
 
 const MAX_STATEMENTS = 400
+/** FTS5's default `hashsize`: pending words written out past 1 MB. */
+const FTS_HASH_BYTES = 1024 * 1024
+/** `hashsize` during a bulk build: a page of 5,000 documents' words stay in memory until its commit. */
+const BULK_FTS_HASH_BYTES = 64 * 1024 * 1024
 
 /**
  * The embedded search index: its own SQLite file (WAL) with FTS5 for words and tables of
@@ -242,14 +246,27 @@ export class SqliteSearchIndex implements SearchIndex {
    * next open creates them. Returns the indexes dropped.
    */
   beginBulk(expected: number): string[] {
+    // FTS5 keeps a transaction's new words in memory up to `hashsize` bytes, then writes them as
+    // a segment that later merges rewrite: a page of thousands of documents flushed in one
+    // segment instead of dozens is fewer, larger segments and less merging. Only memory while a
+    // write is pending depends on it (a small write never reaches it), so a build killed before
+    // `endBulk` leaves nothing to undo.
+    this.ftsConfig('hashsize', BULK_FTS_HASH_BYTES)
     const documents = (this.db.prepare('SELECT count(*) AS n FROM docs').get() as { n: number }).n
     return documents >= expected ? [] : dropSecondaryIndexes(this.db)
   }
 
   /** Ends a bulk build: creates the indexes {@link beginBulk} dropped and checkpoints the WAL. */
   endBulk(): void {
+    this.ftsConfig('hashsize', FTS_HASH_BYTES)
     createSecondaryIndexes(this.db)
     this.db.pragma('wal_checkpoint(TRUNCATE)')
+  }
+
+  /** Sets an FTS5 configuration option (stored in the index file). */
+  private ftsConfig(option: string, value: number): void {
+    // An integer: FTS5 refuses the REAL that a JavaScript number binds as.
+    this.db.prepare('INSERT INTO fts (fts, rank) VALUES (?, ?)').run(option, BigInt(value))
   }
 
   private applyAll(changes: readonly IndexChange[], cursor: number): ApplyResult {

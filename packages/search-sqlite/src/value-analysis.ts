@@ -1,6 +1,6 @@
 import { indexWords, isUrn, urnKeys, valueText } from '@catalog/search'
 
-/** Entries each memo holds before it starts over. */
+/** Entries each generation of a memo holds (a memo holds at most two generations). */
 const MAX_ENTRIES = 50_000
 /** Longer values (descriptions) are analysed every time: they seldom repeat. */
 const MAX_LENGTH = 256
@@ -8,35 +8,41 @@ const MAX_LENGTH = 256
 /**
  * The indexed words and URN keys of document values, memoized: the same values recur across
  * documents (platforms, upstream datasets, tags, owners, environments), and analysing a URN
- * (members, folding, word parts) costs more than writing its rows. Bounded: a memo that fills
- * up is emptied.
+ * (members, folding, word parts) costs more than writing its rows. Bounded: a memo keeps the
+ * values of its last two generations of {@link MAX_ENTRIES}, so a value still recurring (an
+ * upstream of the datasets being written) survives a full generation, unlike with a memo that
+ * empties itself when full.
  */
 export class ValueAnalysis {
-  private readonly wordMemo = new Map<string, readonly string[]>()
-  private readonly keyMemo = new Map<string, readonly string[]>()
+  private readonly wordMemo = new Memo()
+  private readonly keyMemo = new Memo()
 
   /** The words a value is indexed under (see `indexWords`). */
   words(value: string): readonly string[] {
-    return memoized(this.wordMemo, value, () => indexWords(valueText(value)))
+    return this.wordMemo.get(value, () => indexWords(valueText(value)))
   }
 
   /** The short keys a URN value answers to in `field:value` (none for a value that is not a URN). */
   keys(value: string): readonly string[] {
-    return memoized(this.keyMemo, value, () => (isUrn(value) ? urnKeys(value) : []))
+    return this.keyMemo.get(value, () => (isUrn(value) ? urnKeys(value) : []))
   }
 }
 
-function memoized(
-  memo: Map<string, readonly string[]>,
-  value: string,
-  compute: () => readonly string[],
-): readonly string[] {
-  if (value.length > MAX_LENGTH) return compute()
-  let out = memo.get(value)
-  if (!out) {
-    out = compute()
-    if (memo.size >= MAX_ENTRIES) memo.clear()
-    memo.set(value, out)
+/** A two-generation memo of analysed values. */
+class Memo {
+  private current = new Map<string, readonly string[]>()
+  private previous = new Map<string, readonly string[]>()
+
+  get(value: string, compute: () => readonly string[]): readonly string[] {
+    if (value.length > MAX_LENGTH) return compute()
+    let out = this.current.get(value)
+    if (out) return out
+    out = this.previous.get(value) ?? compute()
+    if (this.current.size >= MAX_ENTRIES) {
+      this.previous = this.current
+      this.current = new Map()
+    }
+    this.current.set(value, out)
+    return out
   }
-  return out
 }

@@ -1,4 +1,5 @@
 import { editDistance } from '@catalog/search'
+import { EmptyReads } from './empty-reads.js'
 
 const MAX_VARIANTS = 24
 
@@ -14,11 +15,17 @@ export class Vocabulary {
   /** Every word, sorted, for prefix look-ups; words added since are in {@link recent}. */
   private sorted: string[] | undefined
   private recent = new Set<string>()
+  /** Column-restricted reads known to match nothing, kept current by {@link add}. */
+  readonly emptyReads = new EmptyReads()
 
   constructor(private readonly load: () => Iterable<string>) {}
 
-  /** Records words written to the index (a no-op until the vocabulary is loaded). */
-  add(words: Iterable<string>): void {
+  /**
+   * Records words written to the index, in FTS column `column` when given (the vocabulary
+   * itself is a no-op until loaded; the {@link emptyReads} they would match are forgotten).
+   */
+  add(words: readonly string[], column?: string): void {
+    if (column !== undefined) this.emptyReads.wrote(column, words)
     if (!this.byLength) return
     for (const w of words) this.insert(this.byLength, w)
   }
@@ -29,6 +36,7 @@ export class Vocabulary {
     this.terms = 0
     this.sorted = undefined
     this.recent = new Set()
+    this.emptyReads.reset()
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { Vocabulary } from './vocabulary.js'
 
 /** The vocabulary look-ups a query makes: prefix completions and typo variants. */
-export type WordLookups = Pick<Vocabulary, 'completions' | 'variants'>
+export type WordLookups = Pick<Vocabulary, 'completions' | 'variants' | 'emptyReads'>
 
 /**
  * The look-ups of one query, each answered once: a search compiles its query several times
@@ -12,6 +12,7 @@ export function memoizedLookups(vocabulary: WordLookups): WordLookups {
   const completions = new Map<string, string[] | undefined>()
   const variants = new Map<string, string[]>()
   return {
+    emptyReads: vocabulary.emptyReads,
     completions(prefix, max) {
       const key = `${max}\u0000${prefix}`
       if (!completions.has(key)) completions.set(key, vocabulary.completions(prefix, max))

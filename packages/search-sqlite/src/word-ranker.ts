@@ -52,13 +52,19 @@ export function rankWords(
 ): Array<[number, number, number]> | undefined {
   const words = rankableWords(node)
   if (!words) return undefined
+  // A word in columns it is in no document of (`team` in the names) is not read again: FTS5
+  // would walk its whole list to find that out (see EmptyReads).
+  const empty = ctx.vocabulary.emptyReads
   const read = (columns: string, expr: string) =>
-    idsUpTo(
-      ctx.statement,
-      'SELECT rowid AS doc_id FROM fts WHERE fts MATCH ?',
-      [`{${columns}} : (${expr})`],
-      bound,
-    )
+    empty.has(columns, expr)
+      ? []
+      : idsUpTo(
+          ctx.statement,
+          'SELECT rowid AS doc_id FROM fts WHERE fts MATCH ?',
+          [`{${columns}} : (${expr})`],
+          bound,
+          () => empty.add(columns, expr),
+        )
   const [top, next] = compiler.boostTiers()
   if (!top) return undefined
   const forms = words.flatMap((w) => compiler.wordForms(w) ?? []).slice(0, 30)

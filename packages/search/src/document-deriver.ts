@@ -1,11 +1,6 @@
-import {
-  type ChangeLogEntry,
-  type EntitySpec,
-  entriesAt,
-  type SearchableBinding,
-  type SearchFieldType,
-} from '@catalog/core'
+import type { ChangeLogEntry, EntitySpec, SearchableField, SearchFieldType } from '@catalog/core'
 import { browsePathV2Value } from './browse-path-v2.js'
+import { pathValues } from './path-values.js'
 import type { DocumentFields, FieldValue, IndexChange } from './port.js'
 import { isNumericType, type SearchSchema } from './search-schema.js'
 
@@ -15,14 +10,14 @@ import { isNumericType, type SearchSchema } from './search-schema.js'
  * annotations (key-aspect fields come from the URN's key members).
  */
 export class DocumentDeriver {
-  private readonly bindings = new Map<string, Map<string, SearchableBinding[]>>()
+  private readonly bindings = new Map<string, Map<string, Binding[]>>()
 
   constructor(private readonly schema: SearchSchema) {
     for (const entity of schema.registry.allEntities()) {
-      const byAspect = new Map<string, SearchableBinding[]>()
+      const byAspect = new Map<string, Binding[]>()
       for (const b of schema.registry.searchable(entity)) {
         const list = byAspect.get(b.aspect) ?? []
-        list.push(b)
+        list.push({ field: b.field, segments: b.field.path.length === 0 ? [] : b.field.path.split('/') })
         byAspect.set(b.aspect, list)
       }
       this.bindings.set(entity.name, byAspect)
@@ -75,9 +70,9 @@ export class DocumentDeriver {
     // Distinct values per field in first-seen order; a Set keeps 20,000 tags linear.
     const sets = new Map<string, Set<FieldValue>>()
     const has = new Map<string, boolean>()
-    for (const { field } of this.bindings.get(entity.name)?.get(aspect) ?? []) {
+    for (const { field, segments } of this.bindings.get(entity.name)?.get(aspect) ?? []) {
       let set = sets.get(field.fieldName)
-      for (const { value: leaf } of entriesAt(value, field.path)) {
+      for (const leaf of pathValues(value, segments)) {
         const v = convert(leaf, field.type)
         if (v === undefined) continue
         if (!set) {
@@ -107,6 +102,12 @@ export class DocumentDeriver {
   }
 }
 
+/** A searchable field of an aspect, with its path split once. */
+interface Binding {
+  readonly field: SearchableField
+  readonly segments: readonly string[]
+}
+
 function convert(leaf: unknown, type: SearchFieldType): FieldValue | undefined {
   if (leaf === null || leaf === undefined || typeof leaf === 'object') return undefined
   if (type === 'BOOLEAN') {
@@ -128,14 +129,12 @@ function convert(leaf: unknown, type: SearchFieldType): FieldValue | undefined {
  */
 function joinBrowsePathsV2(
   fields: Record<string, FieldValue[]>,
-  bindings: readonly SearchableBinding[] | undefined,
+  bindings: readonly Binding[] | undefined,
   value: unknown,
 ): void {
-  for (const { field } of bindings ?? []) {
+  for (const { field, segments } of bindings ?? []) {
     if (field.type !== 'BROWSE_PATH_V2') continue
-    const ids = entriesAt(value, field.path)
-      .map((e) => e.value)
-      .filter((id): id is string => typeof id === 'string')
+    const ids = pathValues(value, segments).filter((id): id is string => typeof id === 'string')
     const joined = browsePathV2Value(ids)
     if (joined === undefined) delete fields[field.fieldName]
     else fields[field.fieldName] = [joined]

@@ -24,7 +24,9 @@ export function suggestion(
   let best: Suggestion | undefined
   for (const [i, field] of fields.entries()) {
     for (const raw of doc[field] ?? []) {
-      const text = typeof raw === 'string' && isUrn(raw) ? valueText(raw) : String(raw)
+      // (Checked for the prefix first: isUrn throws and catches an error for any other string.)
+      const text =
+        typeof raw === 'string' && raw.startsWith('urn:li:') && isUrn(raw) ? valueText(raw) : String(raw)
       const tokens = indexWords(text)
       if (!words.every((w) => tokens.some((t) => t.startsWith(w.word)))) continue
       const rank = (fold(text).startsWith(query) ? 0 : 1000) + i

@@ -82,20 +82,21 @@ export async function rebuildSearch(
         .filter((e) => !flying.has(e.urn))
         .slice(0, ENTITY_PAGE)
       if (page.length === 0) break
-      const latest = await store.latest(page.map((p) => p.urn))
+      // The values as stored text, in one read for the page: only the values are parsed.
+      const latest = await store.latestJson(page.map((p) => p.urn))
       const changes: IndexChange[] = []
       for (const entity of page) {
         if (entity.existed) changes.push({ kind: 'removeEntity', urn: entity.urn })
         const entries: ChangeLogEntry[] = (latest.get(entity.urn) ?? []).map((a) => ({
           seq: head,
-          urn: a.urn,
+          urn: entity.urn,
           entityType: entity.entityType,
           aspect: a.aspect,
           change: 'UPSERT',
-          value: a.value,
+          value: JSON.parse(a.valueJson) as Record<string, unknown>,
           created: a.created,
         }))
-        changes.push(...deriver.changes(entries))
+        for (const c of deriver.changes(entries)) changes.push(c)
       }
       const written = index.applyJson(JSON.stringify(changes), head)
       // Awaited in order by `land`; a failure is seen there, not as an unhandled rejection.

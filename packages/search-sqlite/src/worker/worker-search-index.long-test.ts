@@ -23,7 +23,11 @@ runSearchContract(t, 'sqlite in a worker thread', {
 })
 
 /** An index of `count` datasets with a few words each. */
-async function filled(fx: ContractFixture, count: number, options: { queryBudgetMs?: number } = {}) {
+async function filled(
+  fx: ContractFixture,
+  count: number,
+  options: { queryBudgetMs?: number; coldQueryBudgetMs?: number } = {},
+) {
   const index = await WorkerSearchIndex.open({ file: join(dir, `filled-${n++}.db`), ...options })
   const entries = []
   for (let i = 0; i < count; i++)
@@ -51,8 +55,10 @@ t.test('domain errors cross the thread with their kind', async (t) => {
 
 t.test('a query over its budget is cancelled; the calls behind it are answered', async (t) => {
   const fx = new ContractFixture()
-  const { index, seq } = await filled(fx, 3000, { queryBudgetMs: 1 })
+  const { index, seq } = await filled(fx, 3000, { queryBudgetMs: 1, coldQueryBudgetMs: 60_000 })
   t.teardown(() => index.close())
+  // The first query loads the worker's caches, under the cold budget.
+  await index.search(fx.requests.search({ input: 'line', entityTypes: ['dataset'], start: 0, count: 1 }))
   const heavy = fx.requests.search({ input: '*', entityTypes: ['dataset'], start: 0, count: 3000 })
   const started = Date.now()
   let answeredAfter = Number.POSITIVE_INFINITY
@@ -68,6 +74,19 @@ t.test('a query over its budget is cancelled; the calls behind it are answered',
   t.same(behind, { status: 'fulfilled', value: seq }, 'the call queued behind it runs on a new worker')
   t.ok(answeredAfter < 1000, `answered ${answeredAfter} ms after it started`)
   t.equal((await index.stats()).documents, 3000, 'nothing was lost with the old worker')
+})
+
+t.test('the first query of a new worker, which loads its caches, has the cold budget', async (t) => {
+  const fx = new ContractFixture()
+  const { index } = await filled(fx, 3000, { queryBudgetMs: 1, coldQueryBudgetMs: 60_000 })
+  t.teardown(() => index.close())
+  const heavy = fx.requests.search({ input: '*', entityTypes: ['dataset'], start: 0, count: 3000 })
+  const started = Date.now()
+  t.equal((await index.search(heavy)).total, 3000, 'answered')
+  t.ok(Date.now() - started > 1, 'though it ran past the budget of 1 ms')
+  await t.rejects(index.search(heavy), /took longer than its budget of 1 ms/, 'the next one has the budget')
+  // The worker that replaced the cancelled one is cold again: its first query has the cold budget.
+  t.equal((await index.search(heavy)).total, 3000)
 })
 
 t.test('the event loop stays free while the worker runs a long query', async (t) => {

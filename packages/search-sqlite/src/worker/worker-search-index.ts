@@ -21,6 +21,8 @@ import type { IndexOp, WorkerCall, WorkerInit, WorkerReply } from './protocol.js
 export interface WorkerSearchOptions extends WorkerInit {
   /** Longest a search, autocomplete or browse may take before it is cancelled (default 10 s). */
   readonly queryBudgetMs?: number
+  /** Budget of the first query a new worker answers, which loads its caches (default 10× the budget). */
+  readonly coldQueryBudgetMs?: number
 }
 
 /** Default query budget: far above any search of the targets, far below a client's patience. */
@@ -31,6 +33,13 @@ const WORKER_URL = new URL('./search-worker.mjs', import.meta.url)
 const BUDGETED: ReadonlySet<IndexOp> = new Set(['search', 'autocomplete', 'browse', 'browseV2'])
 /** A call that was in flight when the worker died this many times fails instead of retrying. */
 const MAX_ATTEMPTS = 2
+/**
+ * The first query a new worker answers loads the index's in-memory caches (facet values, scope,
+ * words), which costs what the whole index holds (seconds at a million documents, more on a
+ * loaded machine); by default it gets this many times the budget, so it is not cancelled, and
+ * the worker with it restarted cold, again and again.
+ */
+const COLD_BUDGET_FACTOR = 10
 
 interface Pending {
   readonly call: WorkerCall
@@ -38,6 +47,8 @@ interface Pending {
   readonly reject: (err: Error) => void
   attempts: number
   timer?: NodeJS.Timeout
+  /** The budget its timer was armed with, ms. */
+  budgetMs?: number
 }
 
 /**
@@ -56,9 +67,13 @@ export class WorkerSearchIndex implements SearchIndex {
   private nextId = 1
   private closed = false
   private readonly budgetMs: number
+  private readonly coldBudgetMs: number
+  /** Whether the current worker answered a query (its caches are loaded). */
+  private warm = false
 
   private constructor(private readonly options: WorkerSearchOptions) {
     this.budgetMs = options.queryBudgetMs ?? DEFAULT_QUERY_BUDGET_MS
+    this.coldBudgetMs = options.coldQueryBudgetMs ?? this.budgetMs * COLD_BUDGET_FACTOR
     this.starting = this.spawn()
   }
 
@@ -172,8 +187,10 @@ export class WorkerSearchIndex implements SearchIndex {
    */
   private armHead(): void {
     const head = this.pending.values().next().value as Pending | undefined
-    if (head && BUDGETED.has(head.call.op) && !head.timer)
-      head.timer = setTimeout(() => this.overBudget(head), this.budgetMs)
+    if (head && BUDGETED.has(head.call.op) && !head.timer) {
+      head.budgetMs = this.warm ? this.budgetMs : this.coldBudgetMs
+      head.timer = setTimeout(() => this.overBudget(head), head.budgetMs)
+    }
   }
 
   private settle(id: number): Pending | undefined {
@@ -187,10 +204,13 @@ export class WorkerSearchIndex implements SearchIndex {
 
   /** A query ran past its budget: answer it, end the thread, resend what was queued behind it. */
   private overBudget(pending: Pending): void {
-    if (!this.settle(pending.call.id)) return
+    if (!this.pending.has(pending.call.id)) return
+    // The call behind it runs on a new worker, cold.
+    this.warm = false
+    this.settle(pending.call.id)
     pending.reject(
       new UnavailableError(
-        `The ${pending.call.op} took longer than its budget of ${this.budgetMs} ms and was cancelled; narrow the query or its filters`,
+        `The ${pending.call.op} took longer than its budget of ${pending.budgetMs ?? this.budgetMs} ms and was cancelled; narrow the query or its filters`,
       ),
     )
     void this.restart()
@@ -224,6 +244,7 @@ export class WorkerSearchIndex implements SearchIndex {
       workerData: { file: this.options.file, cacheMb: this.options.cacheMb } satisfies WorkerInit,
     })
     this.worker = worker
+    this.warm = false
     return new Promise<void>((resolve, reject) => {
       let ready = false
       worker.on('message', (reply: WorkerReply) => {
@@ -238,6 +259,9 @@ export class WorkerSearchIndex implements SearchIndex {
             )
           return
         }
+        // A query answered: the worker's caches are loaded (set before the next call is armed).
+        const op = this.pending.get(reply.id)?.call.op
+        if (reply.ok && op && BUDGETED.has(op)) this.warm = true
         const pending = this.settle(reply.id)
         if (!pending) return
         if (reply.ok) pending.resolve(reply.value)
