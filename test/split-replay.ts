@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import t from 'tap'
-import { ROOT } from './helpers/spawn.js'
+import { PREBUNDLED_DEPS, ROOT } from './helpers/spawn.js'
 
 /**
  * The end-to-end tests that talk to the catalog only over HTTP, replayed with the three apps
@@ -31,11 +31,15 @@ const FILES: Record<string, string[]> = { 'search-browse-autocomplete': ['browse
 t.setTimeout(900_000)
 for (const name of REPLAYED) {
   for (const file of FILES[name] ?? [name]) {
-    t.spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'e2e', `${file}.test.ts`)], {
-      env: { ...process.env, CATALOG_E2E_SPLIT: '1' },
-      cwd: ROOT,
-      timeout: 300_000,
-      name: `split mode: ${file}`,
-    })
+    t.spawn(
+      process.execPath,
+      ['--import', 'tsx', '--import', PREBUNDLED_DEPS, join(ROOT, 'test', 'e2e', `${file}.test.ts`)],
+      {
+        env: { ...process.env, CATALOG_E2E_SPLIT: '1' },
+        cwd: ROOT,
+        timeout: 300_000,
+        name: `split mode: ${file}`,
+      },
+    )
   }
 }

@@ -2,9 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+
+/** Preloaded by the processes tests start from the sources: typebox and jose from the bundles `npm install` made. */
+export const PREBUNDLED_DEPS = pathToFileURL(join(ROOT, 'test', 'scripts', 'prebundled-deps.mjs')).href
 
 export interface Running {
   readonly url: string
@@ -20,7 +23,12 @@ export interface Running {
  * resolves with its URL once it logs that it listens.
  */
 export function startApp(entry: string, env: Record<string, string>, timeoutMs = 30_000): Promise<Running> {
-  return startProcess(['--import', 'tsx', join(ROOT, entry)], entry, env, timeoutMs)
+  return startProcess(
+    ['--import', 'tsx', '--import', PREBUNDLED_DEPS, join(ROOT, entry)],
+    entry,
+    env,
+    timeoutMs,
+  )
 }
 
 /** Starts an app as `npm start` does: from its bundle in dist/ (scripts/start.mjs), rebuilt if stale. */

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import t from 'tap'
 import { ConfigError, loadConfig, loadEnvFile } from './index.js'
 
@@ -21,6 +21,7 @@ t.test('defaults, conversion, and one line per bad setting with the allowed valu
 
 t.test('.env fills what the environment does not set', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-env-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const file = join(dir, 'custom.env')
   writeFileSync(file, '# comment\nPORT=9100\nCATALOG_LOG_LEVEL="debug"\n')
   const env: NodeJS.ProcessEnv = { CATALOG_ENV_FILE: file, CATALOG_LOG_LEVEL: 'warn' }
@@ -37,7 +38,11 @@ t.test('.env fills what the environment does not set', async (t) => {
 
 t.test('a bad setting stops the process with one clear line and status 2', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-env-'))
-  const res = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/gateway/src/all-in-one.ts')], {
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  // typebox and jose from the bundles `npm install` made, as every test process loads them
+  const prebundled = pathToFileURL(join(ROOT, 'test/scripts/prebundled-deps.mjs')).href
+  const entry = join(ROOT, 'apps/gateway/src/all-in-one.ts')
+  const res = spawnSync(process.execPath, ['--import', 'tsx', '--import', prebundled, entry], {
     cwd: ROOT,
     env: { ...process.env, CATALOG_AUTH: 'maybe', CATALOG_DATA_DIR: dir, PORT: '0' },
     encoding: 'utf8',
