@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { ROOT, startBundled } from '../helpers/spawn.js'
+import { schemaMetadata } from '../helpers/wide-schema.js'
 
 /**
  * `npm start` runs the apps from their esbuild bundles in dist/ (scripts/start.mjs). The bundle
@@ -55,7 +56,6 @@ t.test('the bundled all-in-one catalog stores, searches, answers GraphQL and ser
   t.same(await graphql.json(), { data: { dataset: { urn, properties: { description: 'bundled orders' } } } })
   // A schema of 3,000 fields (about 700 KB): validated on the large-aspect thread and committed
   // by the writer thread, both started from their own bundles.
-  const stamp = { time: 0, actor: 'urn:li:corpuser:datahub' }
   const fields = Array.from({ length: 3000 }, (_, i) => ({
     fieldPath: `column_${i}`,
     nativeDataType: 'string',
@@ -63,16 +63,7 @@ t.test('the bundled all-in-one catalog stores, searches, answers GraphQL and ser
     description: `the description of column ${i}, long enough to make the aspect large`.repeat(2),
     globalTags: { tags: [{ tag: `urn:li:tag:t${i}` }] },
   }))
-  const schema = {
-    schemaName: 'wide',
-    platform: 'urn:li:dataPlatform:hive',
-    version: 0,
-    created: stamp,
-    lastModified: stamp,
-    hash: '',
-    platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
-    fields,
-  }
+  const schema = schemaMetadata(fields)
   const wide = await post('/aspects?action=ingestProposal', {
     proposal: {
       entityType: 'dataset',

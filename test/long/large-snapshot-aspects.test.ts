@@ -1,24 +1,17 @@
 import { THREAD_BODY_BYTES } from '@catalog/http-kit'
 import t from 'tap'
 import { build, getJson, postJson } from '../helpers/build.js'
+import { datasetSnapshotBody, schemaMetadata } from '../helpers/wide-schema.js'
 
 // A snapshot (MCE) aspect of 256,000 characters of JSON or more is validated on the large-aspect
 // worker, as a proposal's is: what is stored and the errors must be the event loop's.
 
 const enc = encodeURIComponent
 const urn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`
-const stamp = { time: 0, actor: 'urn:li:corpuser:datahub' }
 
 function schema(n: number, broken = false) {
-  return {
-    schemaName: 'wide',
-    platform: 'urn:li:dataPlatform:hive',
-    version: 0,
-    created: stamp,
-    lastModified: stamp,
-    hash: '',
-    platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
-    fields: Array.from({ length: n }, (_, i) => ({
+  return schemaMetadata(
+    Array.from({ length: n }, (_, i) => ({
       fieldPath: `column_${i}`,
       nativeDataType: 'string',
       type: { type: { 'com.linkedin.schema.StringType': {} } },
@@ -26,24 +19,10 @@ function schema(n: number, broken = false) {
       globalTags: { tags: [{ tag: `urn:li:tag:t${i}` }] },
       ...(broken && i === n - 1 ? { nullable: 'not a boolean' } : {}),
     })),
-  }
+  )
 }
 
-const snapshot = (name: string, value: unknown) => ({
-  entities: [
-    {
-      value: {
-        'com.linkedin.metadata.snapshot.DatasetSnapshot': {
-          urn: urn(name),
-          aspects: [
-            { 'com.linkedin.dataset.DatasetProperties': { name, description: 'wide table' } },
-            { 'com.linkedin.schema.SchemaMetadata': value },
-          ],
-        },
-      },
-    },
-  ],
-})
+const snapshot = (name: string, value: unknown) => datasetSnapshotBody(urn(name), name, value, 'wide table')
 
 t.test('a large snapshot aspect is stored as the same aspect sent as a proposal', async (t) => {
   const { app } = await build(t)

@@ -2,6 +2,7 @@ import { WRITE_LIMITS } from '@catalog/core'
 import t from 'tap'
 import { HEALTH_BOUND_MS, max, probeHealth, waitedAfter, waitedWithin } from '../helpers/health-probe.js'
 import { startCatalog } from '../helpers/spawn.js'
+import { schemaMetadata } from '../helpers/wide-schema.js'
 
 /**
  * The heaviest write and GraphQL query the limits allow leave `/health` answering within
@@ -42,16 +43,7 @@ t.test('the heaviest write and GraphQL query leave /health under 100 ms', async 
         globalTags: { tags: [{ tag: `urn:li:tag:t${i}` }] },
         glossaryTerms: { terms: [{ urn: `urn:li:glossaryTerm:g${i}` }], auditStamp: stamp },
       }))
-      const schema = {
-        schemaName: 'wide',
-        platform: 'urn:li:dataPlatform:hive',
-        version: 0,
-        created: stamp,
-        lastModified: stamp,
-        hash: '',
-        platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
-        fields,
-      }
+      const schema = schemaMetadata(fields)
       // One probe loop from the write's start until its last field is searchable: probes while
       // the write runs (validation on the aspect worker, the commit on the store's writer
       // thread) and after it answered (indexing on the search worker) are both bounded.

@@ -2,6 +2,7 @@ import { WRITE_LIMITS } from '@catalog/core'
 import t from 'tap'
 import { HEALTH_BOUND_MS, max, probeHealth, waitedAfter, waitedWithin } from '../helpers/health-probe.js'
 import { startCatalog } from '../helpers/spawn.js'
+import { datasetSnapshotBody, schemaMetadata } from '../helpers/wide-schema.js'
 
 /**
  * The largest snapshot aspect the limits allow (a `schemaMetadata` of the most fields an array
@@ -10,7 +11,6 @@ import { startCatalog } from '../helpers/spawn.js'
  */
 
 const urn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`
-const stamp = { time: 0, actor: 'urn:li:corpuser:datahub' }
 const n = WRITE_LIMITS.maxArrayItems
 
 /** A schema of `count` fields whose JSON text is about `chars` characters. */
@@ -24,34 +24,14 @@ function schema(name: string, count: number, chars: number) {
   })
   const bare = JSON.stringify(field(0, '')).length + 1
   const pad = 'x'.repeat(Math.max(0, Math.floor(chars / count) - bare - 8))
-  return {
-    schemaName: name,
-    platform: 'urn:li:dataPlatform:hive',
-    version: 0,
-    created: stamp,
-    lastModified: stamp,
-    hash: '',
-    platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
-    fields: Array.from({ length: count }, (_, i) => field(i, pad)),
-  }
+  return schemaMetadata(
+    Array.from({ length: count }, (_, i) => field(i, pad)),
+    name,
+  )
 }
 
 const body = (name: string, value: unknown) =>
-  JSON.stringify({
-    entities: [
-      {
-        value: {
-          'com.linkedin.metadata.snapshot.DatasetSnapshot': {
-            urn: urn(name),
-            aspects: [
-              { 'com.linkedin.dataset.DatasetProperties': { name, description: 'the widest table' } },
-              { 'com.linkedin.schema.SchemaMetadata': value },
-            ],
-          },
-        },
-      },
-    ],
-  })
+  JSON.stringify(datasetSnapshotBody(urn(name), name, value, 'the widest table'))
 
 t.test('batchIngest of the largest schemaMetadata leaves /health under 100 ms', async (t) => {
   const { app, post } = await startCatalog(t, 'snapshot-health', { CATALOG_DURABILITY: 'normal' })

@@ -1,0 +1,34 @@
+const STAMP = { time: 0, actor: 'urn:li:corpuser:datahub' }
+
+/** A hive `schemaMetadata` holding `fields`: the large aspect the heavy-write tests send. */
+export function schemaMetadata(fields: readonly unknown[], schemaName = 'wide') {
+  return {
+    schemaName,
+    platform: 'urn:li:dataPlatform:hive',
+    version: 0,
+    created: STAMP,
+    lastModified: STAMP,
+    hash: '',
+    platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
+    fields,
+  }
+}
+
+/** A `batchIngest` body of one dataset snapshot: its properties (`name`, `description`) and `schema`. */
+export function datasetSnapshotBody(urn: string, name: string, schema: unknown, description: string) {
+  return {
+    entities: [
+      {
+        value: {
+          'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+            urn,
+            aspects: [
+              { 'com.linkedin.dataset.DatasetProperties': { name, description } },
+              { 'com.linkedin.schema.SchemaMetadata': schema },
+            ],
+          },
+        },
+      },
+    ],
+  }
+}
