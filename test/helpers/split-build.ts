@@ -6,17 +6,24 @@ import type { CatalogServer } from '@catalog/http-kit'
 import type { Test } from 'tap'
 import { startApp } from './spawn.js'
 
-/** A port nobody listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether nothing listens on `port` right now. */
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createNetServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
   })
+}
+
+/**
+ * A port nobody listens on right now, below Linux's ephemeral range (32768 and up), so the
+ * outgoing connections of other tests cannot take it between this check and the listen.
+ */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    if (await isFree(port)) return port
+  }
 }
 
 interface InjectOptions {
@@ -77,15 +84,49 @@ export interface SplitBuilt {
  * search service to index each write), the search service (reading the change log), and the
  * gateway forwarding to both. Stopped on teardown.
  */
+/**
+ * The metadata and search services, each told the other's address before either listens.
+ * A port taken in between (by a process outside this test) fails the start with EADDRINUSE:
+ * both are stopped and started again on new ports.
+ */
+export async function startServices(
+  t: Test,
+  common: Record<string, string>,
+  pickPort: () => Promise<number> = freePort,
+): Promise<{ metadataUrl: string; searchUrl: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const [metadataPort, searchPort] = [await pickPort(), await pickPort()]
+    const metadataUrl = `http://127.0.0.1:${metadataPort}`
+    const searchUrl = `http://127.0.0.1:${searchPort}`
+    let metadata: Awaited<ReturnType<typeof startApp>> | undefined
+    try {
+      metadata = await startApp('apps/metadata-service/src/server.ts', {
+        ...common,
+        CATALOG_METADATA_PORT: String(metadataPort),
+        CATALOG_SEARCH_URL: searchUrl,
+      })
+      const search = await startApp('apps/search-service/src/server.ts', {
+        ...common,
+        CATALOG_SEARCH_PORT: String(searchPort),
+        CATALOG_METADATA_URL: metadataUrl,
+      })
+      const started = metadata
+      t.teardown(() => started.stop())
+      t.teardown(() => search.stop())
+      return { metadataUrl, searchUrl }
+    } catch (err) {
+      await metadata?.stop()
+      if (attempt === 3 || !String(err).includes('EADDRINUSE')) throw err
+    }
+  }
+}
+
 export async function buildSplit(
   t: Test,
   options: { auth?: boolean; systemClient?: { id: string; secret: string } } = {},
 ): Promise<SplitBuilt & { store: never; search: never }> {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-split-'))
   const auth = options.auth ? 'on' : 'off'
-  const [metadataPort, searchPort] = [await freePort(), await freePort()]
-  const metadataUrl = `http://127.0.0.1:${metadataPort}`
-  const searchUrl = `http://127.0.0.1:${searchPort}`
   const common = {
     CATALOG_DATA_DIR: dir,
     CATALOG_AUTH: auth,
@@ -97,18 +138,7 @@ export async function buildSplit(
         }
       : {}),
   }
-  const metadata = await startApp('apps/metadata-service/src/server.ts', {
-    ...common,
-    CATALOG_METADATA_PORT: String(metadataPort),
-    CATALOG_SEARCH_URL: searchUrl,
-  })
-  t.teardown(() => metadata.stop())
-  const search = await startApp('apps/search-service/src/server.ts', {
-    ...common,
-    CATALOG_SEARCH_PORT: String(searchPort),
-    CATALOG_METADATA_URL: metadataUrl,
-  })
-  t.teardown(() => search.stop())
+  const { metadataUrl, searchUrl } = await startServices(t, common)
   const gateway = await startApp('apps/gateway/src/server.ts', {
     ...common,
     PORT: '0',
