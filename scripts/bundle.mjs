@@ -30,7 +30,7 @@ const WORKER_URL = /new URL\((['"])\.\/([\w-]+)\.mjs\1, import\.meta\.url\)/g
  * a source (the model, the GraphQL schema, the web UI) are found from the bundle too. A worker
  * entry that has a bundle of the same name is taken from dist/ instead.
  */
-const sourceUrls = {
+const sourceUrls = (entries) => ({
   name: 'source-urls',
   setup(build) {
     build.onLoad({ filter: /\.ts$/ }, (args) => {
@@ -40,7 +40,7 @@ const sourceUrls = {
       const workers = []
       const contents = text
         .replace(WORKER_URL, (whole, _q, name) => {
-          if (!(name in ENTRIES)) return whole
+          if (!(name in entries)) return whole
           workers.push(name)
           return `\0worker${workers.length - 1}\0`
         })
@@ -52,7 +52,7 @@ const sourceUrls = {
       return { contents, loader: 'ts' }
     })
   },
-}
+})
 
 /**
  * Packages inlined with the workspace's own: pure ES modules spread over many small files
@@ -78,20 +78,21 @@ function writeAtomically(file, contents) {
 }
 
 /**
- * Builds dist/ and records the sources it was built from. Each file is replaced atomically and
- * the record last, so a start racing a build runs either bundle, and a torn build is rebuilt.
+ * Builds dist/ (or `outdir`, from `entries`) and records the sources it was built from. Each
+ * file is replaced atomically and the record last, so a start racing a build runs either bundle,
+ * and a torn build is rebuilt.
  */
-export async function bundle() {
+export async function bundle({ entries = ENTRIES, outdir = DIST } = {}) {
   const builtAt = Date.now()
   const esbuild = await import('esbuild')
   const result = await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: ENTRIES,
+    entryPoints: entries,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    outdir: DIST,
+    outdir,
     outExtension: { '.js': '.mjs' },
     // Code loaded by `await import()` only when configured (the Neo4j and Meilisearch clients)
     // stays in chunks of its own, so the embedded default never loads it.
@@ -100,20 +101,20 @@ export async function bundle() {
     metafile: true,
     write: false,
     logLevel: 'warning',
-    plugins: [externalPackages, sourceUrls],
+    plugins: [externalPackages, sourceUrls(entries)],
   })
-  mkdirSync(DIST, { recursive: true })
+  mkdirSync(outdir, { recursive: true })
   for (const out of result.outputFiles) writeAtomically(out.path, out.contents)
-  removeOldChunks(new Set(result.outputFiles.map((out) => out.path)))
+  removeOldChunks(outdir, new Set(result.outputFiles.map((out) => out.path)))
   const inputs = Object.keys(result.metafile.inputs).map((p) => relative(ROOT, resolve(ROOT, p)))
-  writeAtomically(MANIFEST, `${JSON.stringify({ root: ROOT, inputs, builtAt })}\n`)
+  writeAtomically(join(outdir, 'bundle.json'), `${JSON.stringify({ root: ROOT, inputs, builtAt })}\n`)
 }
 
 /** Chunks of earlier builds, once no start can still be loading them (10 minutes on). */
-function removeOldChunks(current) {
+function removeOldChunks(outdir, current) {
   const before = Date.now() - 10 * 60_000
-  for (const name of readdirSync(DIST)) {
-    const file = join(DIST, name)
+  for (const name of readdirSync(outdir)) {
+    const file = join(outdir, name)
     if (name.startsWith('chunk-') && !current.has(file) && statSync(file).mtimeMs < before)
       rmSync(file, { force: true })
   }
