@@ -18,11 +18,27 @@ export interface Running {
   readonly stop: () => Promise<void>
 }
 
+const bundler = (await import(pathToFileURL(join(ROOT, 'scripts', 'bundle.mjs')).href)) as {
+  readonly ENTRIES: Record<string, string>
+  readonly isStale: () => boolean
+}
+
+/** The app `npm start` names for a server entry point, when dist/ has a bundle of it. */
+const APPS = new Map(
+  ['all-in-one', 'gateway', 'metadata-service', 'search-service'].map((app) => [bundler.ENTRIES[app], app]),
+)
+
 /**
  * Starts an app entry point (`apps/gateway/src/all-in-one.ts`, ...) as a real process and
- * resolves with its URL once it logs that it listens.
+ * resolves with its URL once it logs that it listens. A server runs as `npm start` runs it, from
+ * its bundle in dist/, while that is newer than every source (`npm test` and the other suites
+ * rebuild it first); otherwise, or with CATALOG_TEST_SOURCES=1, from the sources through tsx.
  */
 export function startApp(entry: string, env: Record<string, string>, timeoutMs = 30_000): Promise<Running> {
+  const app = APPS.get(entry)
+  if (app && process.env.CATALOG_TEST_SOURCES !== '1' && !bundler.isStale()) {
+    return startProcess([join(ROOT, 'scripts', 'start.mjs'), app], entry, env, timeoutMs)
+  }
   return startProcess(
     ['--import', 'tsx', '--import', PREBUNDLED_DEPS, join(ROOT, entry)],
     entry,

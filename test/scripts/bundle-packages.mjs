@@ -57,15 +57,20 @@ export function packagesBundleUrls() {
   )
 }
 
+// `npm run test:bundle`: rebuilds what is stale, this bundle and the servers' in dist/ (the
+// processes tests start run the servers as `npm start` does, see test/helpers/spawn.ts).
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const started = performance.now()
-  if (!isStale(MANIFEST)) process.exit(0)
-  try {
-    await bundlePackages()
-    process.stdout.write(
-      `bundled the packages for the tests in ${Math.round(performance.now() - started)} ms\n`,
-    )
-  } catch (err) {
-    process.stdout.write(`the tests will load the packages from their sources (${err.message})\n`)
+  for (const [what, stale, build] of [
+    ['the servers into dist/', isStale(), () => bundle()],
+    ['the packages for the tests', isStale(MANIFEST), bundlePackages],
+  ]) {
+    if (!stale) continue
+    const started = performance.now()
+    try {
+      await build()
+      process.stdout.write(`bundled ${what} in ${Math.round(performance.now() - started)} ms\n`)
+    } catch (err) {
+      process.stdout.write(`could not bundle ${what}: the tests run the sources (${err.message})\n`)
+    }
   }
 }
