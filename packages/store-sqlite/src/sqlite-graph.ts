@@ -27,7 +27,7 @@ export class SqliteGraph {
   }
 
   /** One page of the keyset scan over all edges; see {@link GraphStore.scanEdges}. */
-  scanEdges(q: EdgeScanQuery): EdgeScanPage {
+  scanEdges(q: EdgeScanQuery): Promise<EdgeScanPage> {
     return this.edgeScan.scan(q)
   }
 

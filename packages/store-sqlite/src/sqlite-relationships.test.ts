@@ -155,3 +155,27 @@ t.test('characters past U+FFFF: ordered as SQLite orders them (UTF-8 bytes)', as
     relationships: want.slice(1, 3),
   })
 })
+
+t.test(
+  'the reads of a small page bind no LIMIT: a bound limit made them cost about twice the CPU',
+  async (t) => {
+    const small = new Database(':memory:')
+    t.teardown(() => small.close())
+    small.exec(STORE_DDL)
+    const prepared: string[] = []
+    const prepare = small.prepare.bind(small)
+    small.prepare = ((sql: string) => {
+      prepared.push(sql)
+      return prepare(sql)
+    }) as typeof small.prepare
+    const reads = new SqliteRelationships(small)
+    for (const direction of ['OUTGOING', 'INCOMING', 'UNDIRECTED'] as Direction[])
+      t.same(reads.page({ urn: HUB, direction, types: ['DownstreamOf'], start: 0, count: 10 }), {
+        total: 0,
+        relationships: [],
+      })
+    const rowReads = prepared.filter((sql) => !/ORDER BY|COUNT/.test(sql))
+    t.equal(rowReads.length, 4, 'one row read per direction')
+    for (const sql of rowReads) t.match(sql, /LIMIT 501$/, sql.replace(/\s+/g, ' '))
+  },
+)

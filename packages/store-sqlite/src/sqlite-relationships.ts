@@ -85,7 +85,8 @@ function prepare(db: Database.Database, direction: Direction, types: number | 'j
   const inc = `SELECT e.type AS type, f.urn AS entity
     FROM urns n CROSS JOIN edge_rows e ON e.dst = n.id CROSS JOIN urns f ON f.id = e.src WHERE n.urn = ?${filter}`
   const page = 'ORDER BY type, entity LIMIT ? OFFSET ?'
-  const rows = (sql: string) => db.prepare(`${sql} LIMIT ?`).raw()
+  // The limit written as a literal: bound as a parameter, it made each read take about twice the CPU.
+  const rows = (sql: string) => db.prepare(`${sql} LIMIT ${MAX_PAGED_HERE + 1}`).raw()
   if (direction === 'OUTGOING' || direction === 'INCOMING') {
     const one = direction === 'OUTGOING' ? out : inc
     return {
@@ -115,7 +116,7 @@ function pageHere(
   const pairs: Pair[] = []
   const seen = new Set<string>()
   for (const statement of statements) {
-    const rows = statement.all(...args, MAX_PAGED_HERE + 1) as Array<[string, string]>
+    const rows = statement.all(...args) as Array<[string, string]>
     if (rows.length > MAX_PAGED_HERE) return undefined
     for (const [type, entity] of rows) {
       if (SURROGATE.test(type) || SURROGATE.test(entity)) return undefined

@@ -117,7 +117,10 @@ export interface EdgeScanQuery {
 export interface EdgeScanPage {
   /** Distinct edges ordered by (source, destination, type), at most `count`. */
   readonly edges: readonly EdgeKey[]
-  /** The cursor for the next page (the last edge returned); absent when no edge follows. */
+  /**
+   * The cursor for the next page (the last edge returned); absent when no edge follows. A scan
+   * that ran out of time may end a page short (even empty) with a cursor past what it read.
+   */
   readonly next?: EdgeKey
 }
 

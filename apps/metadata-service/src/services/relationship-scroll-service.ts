@@ -37,7 +37,10 @@ export interface RelationshipScrollRequest {
  * relationship`): pages of edges over the whole graph in DataHub's edge order (source URN,
  * destination URN, relationship type), filtered by relationship type, entity types and URNs at
  * either end, leaving out edges with a soft-deleted end unless asked for. The scroll id is
- * the last edge of the page, so a scroll never expires and stays consistent under writes.
+ * the last edge of the page, so a scroll never expires and stays consistent under writes. A
+ * filter that matches few of the edges the store reads is bounded by the store's time budget: the
+ * page then holds fewer edges than asked for (none, even) and a scroll id to go on from, as
+ * DataHub's scroll may answer a short page with a scroll id.
  */
 export class RelationshipScrollService {
   constructor(
