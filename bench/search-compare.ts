@@ -8,13 +8,15 @@
  * whether both gave the same answer.
  * `node --import tsx bench/search-compare.ts <dir> <search-sqlite src dir A> [<src dir B>]`
  * (B defaults to this tree's `packages/search-sqlite/src`; A is e.g. a copy of the previous
- * commit's, from `git show`).
+ * commit's, from `git show`). BENCH_DIR_B gives B an index file of its own (`<BENCH_DIR_B>/search.db`,
+ * e.g. a copy of the same index that B rebuilt in its layout); BENCH_SHORT=1 adds a kind of
+ * short prefixes (2 and 3 letters, as typed into a search box), which FTS5's prefix indexes serve.
  */
 import { join, resolve } from 'node:path'
 import { Registry } from '@catalog/core'
 import { RequestBuilder, SearchSchema } from '@catalog/search'
 import { fmt, percentile } from './lib.js'
-import { scaleKinds } from './scale-kinds.js'
+import { type Kind, scaleKinds } from './scale-kinds.js'
 
 const [dir = process.env.BENCH_SCALE_DIR ?? '/tmp/scale200k', srcA, srcB = 'packages/search-sqlite/src'] =
   process.argv.slice(2)
@@ -30,14 +32,32 @@ interface Index {
   autocomplete(r: unknown): Promise<unknown>
   close(): Promise<void>
 }
-async function open(src: string): Promise<Index> {
+async function open(src: string, dir: string): Promise<Index> {
   const mod = (await import(join(resolve(src), 'sqlite-search-index.ts'))) as {
     SqliteSearchIndex: new (o: unknown) => Index
   }
   return new mod.SqliteSearchIndex({ file: join(dir, 'search.db'), schema })
 }
 
-const indexes = { A: await open(srcA), B: await open(srcB) }
+const indexes = { A: await open(srcA, dir), B: await open(srcB, process.env.BENCH_DIR_B ?? dir) }
+const kinds: readonly Kind[] =
+  process.env.BENCH_SHORT === '1'
+    ? [
+        ...scaleKinds,
+        {
+          name: 'short prefixes',
+          targetMs: 50,
+          action: 'search',
+          inputs: ['da', 'cu', 'or', 'fi', 'dai', 'cus', 'ord', 'fin', 'pay', 'inv'],
+        },
+        {
+          name: 'short autocomplete',
+          targetMs: 20,
+          action: 'autocomplete',
+          inputs: ['da', 'cu', 'or', 'fi', 'dai', 'cus', 'ord', 'pay', 'inv', 'hou'],
+        },
+      ]
+    : scaleKinds
 const run = (index: Index, action: 'search' | 'autocomplete', input: string) =>
   action === 'autocomplete'
     ? index.autocomplete(requests.autocomplete({ query: input, entityType: 'dataset', limit: 10 }))
@@ -52,7 +72,7 @@ const cpu = async (fn: () => Promise<unknown>): Promise<[number, unknown]> => {
 // Warm-up: loads each index's caches (vocabulary, facet values).
 for (const index of Object.values(indexes)) await run(index, 'search', 'orders')
 process.stdout.write(`${dir}: A = ${srcA}, B = ${srcB}; CPU ms per request, p50/p95, ${ROUNDS} rounds\n`)
-for (const kind of scaleKinds) {
+for (const kind of kinds) {
   const t = { A: [] as number[], B: [] as number[] }
   const differ: string[] = []
   for (let round = 0; round < ROUNDS; round++)

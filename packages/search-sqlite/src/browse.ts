@@ -1,4 +1,5 @@
 import type { BrowseGroup, BrowseRequest, BrowseResultPage } from '@catalog/search'
+import { browseParent } from './ddl.js'
 import { scopeWhere } from './search-query.js'
 import type { QueryContext } from './sqlite-search-index.js'
 
@@ -31,9 +32,9 @@ export function browseQuery(ctx: QueryContext, req: BrowseRequest): BrowseResult
       ).map((g) => ({ name: g.name, count: g.count }))
   const totalNumEntities = counted
     ? ((ctx
-        .statement('SELECT below FROM browse_nodes WHERE entity_type = ? AND path = ?')
+        .statement('SELECT below FROM browse_nodes WHERE entity_type = ? AND parent = ? AND path = ?')
         .pluck()
-        .get(req.entityType, base) as number | undefined) ?? 0)
+        .get(req.entityType, browseParent(base), base) as number | undefined) ?? 0)
     : (ctx.statement(`SELECT count(DISTINCT e.doc_id) AS n ${under}`).get(...underParams) as { n: number }).n
 
   const exactly = `FROM exact e JOIN docs d ON d.id = e.doc_id WHERE e.field = ? AND e.value COLLATE NOCASE IN (?, ?) AND e.value IN (?, ?) AND ${where.sql}`

@@ -148,7 +148,7 @@ t.test('buffered rows are written 64 to a statement, the rest on flush; cleared 
 })
 
 t.test('memoized value analysis gives what the analysis gives', async (t) => {
-  const a = new ValueAnalysis()
+  const a = new ValueAnalysis(new Set())
   for (const v of [ds('SampleHiveDataset'), 'urn:li:tag:Legacy', 'covid19 cases', 'x'.repeat(300)]) {
     for (let i = 0; i < 2; i++) {
       t.same(a.words(v), indexWords(valueText(v)), `words of ${v.slice(0, 40)}`)

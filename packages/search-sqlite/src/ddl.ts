@@ -22,15 +22,47 @@ export function createSecondaryIndexes(db: { exec(sql: string): unknown }): void
 }
 
 /**
+ * The `exact` table. Its key compares values without ASCII case, as the `exact_by_value` index
+ * does, so that index does not hold each value a second time (a key column of another collation
+ * would be appended to it): `variant` numbers a document's values of one field that differ only
+ * in case (0 for the first, 1 for the next, ...), which keeps them apart.
+ */
+export const EXACT_DDL = `CREATE TABLE IF NOT EXISTS exact (
+  doc_id INTEGER NOT NULL,
+  field INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  variant INTEGER NOT NULL,
+  num REAL,
+  PRIMARY KEY (doc_id, field, value COLLATE NOCASE, variant)
+) WITHOUT ROWID;`
+
+/**
+ * The `browse_nodes` table, keyed by parent first: a node's children are one range of the key,
+ * and a count that changes moves no index entry (layout 4 had an index by parent and count).
+ */
+export const BROWSE_NODES_DDL = `CREATE TABLE IF NOT EXISTS browse_nodes (
+  entity_type TEXT NOT NULL,
+  parent TEXT NOT NULL,
+  path TEXT NOT NULL,
+  docs INTEGER NOT NULL,
+  below INTEGER NOT NULL,
+  PRIMARY KEY (entity_type, parent, path)
+) WITHOUT ROWID;`
+
+/** The parent of a browse node (`/a/b` gives `/a`, `/a` and the root `''` give `''`). */
+export const browseParent = (node: string) => (node === '' ? '' : node.slice(0, node.lastIndexOf('/')))
+
+/**
  * Layout of the embedded search index (its own SQLite file):
  * - `docs`: one row per entity: URN, type, soft-delete flag and what each aspect contributes
  *   (`parts`, JSON; the document is their union);
  * - `exact`: every (field, value) of every document, for filters, facets, browse and
- *   `field:value`; `urn_keys`: the short forms a URN value answers to (`kafka`, `Legacy`), with
+ *   `field:value` (see {@link EXACT_DDL}); `urn_keys`: the short forms a URN value answers to (`kafka`, `Legacy`), with
  *   no index by document: a document's keys are derived again from its stored contributions
  *   to delete them;
  * - `browse_nodes`: per entity type and browse path, how many visible documents have a
- *   browse path at or under it, and strictly under it (browse without a filter reads these);
+ *   browse path at or under it, and strictly under it (browse without a filter reads these;
+ *   see {@link BROWSE_NODES_DDL});
  * - `fts`: an FTS5 table with one column per analysed field (bm25 with per-field weights);
  * - `meta`: the durable cursor and the layout (FTS column list) the derived tables were built with.
  */
@@ -44,13 +76,7 @@ CREATE TABLE IF NOT EXISTS docs (
   removed INTEGER NOT NULL DEFAULT 0,
   parts TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS exact (
-  doc_id INTEGER NOT NULL,
-  field INTEGER NOT NULL,
-  value TEXT NOT NULL,
-  num REAL,
-  PRIMARY KEY (doc_id, field, value)
-) WITHOUT ROWID;
+${EXACT_DDL}
 CREATE TABLE IF NOT EXISTS urn_keys (
   field INTEGER NOT NULL,
   key TEXT NOT NULL,
@@ -58,19 +84,15 @@ CREATE TABLE IF NOT EXISTS urn_keys (
   PRIMARY KEY (field, key, doc_id)
 ) WITHOUT ROWID;
 DROP INDEX IF EXISTS urn_keys_by_doc;
-CREATE TABLE IF NOT EXISTS browse_nodes (
-  entity_type TEXT NOT NULL,
-  path TEXT NOT NULL,
-  parent TEXT NOT NULL,
-  docs INTEGER NOT NULL,
-  below INTEGER NOT NULL,
-  PRIMARY KEY (entity_type, path)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS browse_nodes_by_parent ON browse_nodes (entity_type, parent, docs);
+${BROWSE_NODES_DDL}
 ${SECONDARY_DDL}`
 
-/** Bumped when the derived tables change shape: they are then rebuilt from the stored documents. */
-export const LAYOUT_VERSION = 4
+/**
+ * Bumped when the derived tables change shape: they are then rebuilt from the stored documents
+ * (5: `exact` keyed without case, `browse_nodes` by parent; see {@link EXACT_DDL} and
+ * {@link BROWSE_NODES_DDL}).
+ */
+export const LAYOUT_VERSION = 5
 
 /** The FTS column of an index field. */
 export const ftsColumn = (field: string) => `f_${field}`

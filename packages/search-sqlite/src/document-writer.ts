@@ -6,7 +6,8 @@ import {
   orderContributions,
 } from '@catalog/search'
 import type Database from 'better-sqlite3'
-import { ftsColumn } from './ddl.js'
+import { browseParent, ftsColumn } from './ddl.js'
+import { type DocumentRows, documentRows, exactRowKey, urnKeyKey } from './exact-rows.js'
 import type { FacetCache } from './facet-cache.js'
 import { RowBuffer } from './row-buffer.js'
 import { ValueAnalysis } from './value-analysis.js'
@@ -14,6 +15,12 @@ import type { Vocabulary } from './vocabulary.js'
 
 type Statement = Database.Statement
 type Parts = Record<string, DocumentFields>
+
+/** A document as its derived rows were written. */
+interface Indexed {
+  readonly entityType: string
+  readonly fields: DocumentFields
+}
 
 /** A document being changed by one batch. */
 interface Pending {
@@ -36,6 +43,8 @@ export interface WriterOptions {
   readonly facets: FacetCache
   /** The entity type's best fields (highest boost), whose words are counted for ranking. */
   readonly bestFields: (entityType: string) => ReadonlySet<string>
+  /** Entity types whose URN tuple ids need no URN key (see `ValueAnalysis.keys`). */
+  readonly urnTypes: ReadonlySet<string>
 }
 
 /**
@@ -47,7 +56,7 @@ export interface WriterOptions {
 export class DocumentWriter {
   /** Browse-count changes of the batch being applied, by entity type and node: [docs, below]. */
   private browse = new Map<string, [number, number]>()
-  private readonly analysis = new ValueAnalysis()
+  private readonly analysis: ValueAnalysis
   private readonly exact: RowBuffer
   private readonly keys: RowBuffer
   private readonly s: Record<
@@ -57,6 +66,7 @@ export class DocumentWriter {
     | 'deleteDoc'
     | 'deleteFts'
     | 'deleteExact'
+    | 'deleteExactRow'
     | 'deleteKey'
     | 'insertField'
     | 'insertFts'
@@ -69,10 +79,11 @@ export class DocumentWriter {
     private readonly o: WriterOptions,
   ) {
     const p = (sql: string) => db.prepare(sql)
+    this.analysis = new ValueAnalysis(o.urnTypes)
     this.exact = new RowBuffer(
       db,
-      'INSERT OR IGNORE INTO exact (doc_id, field, value, num) VALUES (?, ?, ?, ?)',
-      4,
+      'INSERT OR IGNORE INTO exact (doc_id, field, value, variant, num) VALUES (?, ?, ?, ?, ?)',
+      5,
     )
     this.keys = new RowBuffer(db, 'INSERT OR IGNORE INTO urn_keys (field, key, doc_id) VALUES (?, ?, ?)', 3)
     this.s = {
@@ -82,13 +93,14 @@ export class DocumentWriter {
       deleteDoc: p('DELETE FROM docs WHERE id = ?'),
       deleteFts: p('DELETE FROM fts WHERE rowid = ?'),
       deleteExact: p('DELETE FROM exact WHERE doc_id = ?'),
+      deleteExactRow: p('DELETE FROM exact WHERE doc_id = ? AND field = ? AND value = ? AND variant = ?'),
       deleteKey: p('DELETE FROM urn_keys WHERE field = ? AND key = ? AND doc_id = ?'),
       insertField: p(
         'INSERT INTO fields (name) VALUES (?) ON CONFLICT (name) DO UPDATE SET name = name RETURNING id',
       ),
       browseDelta: p(
-        `INSERT INTO browse_nodes (entity_type, path, parent, docs, below) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (entity_type, path) DO UPDATE SET docs = docs + excluded.docs, below = below + excluded.below`,
+        `INSERT INTO browse_nodes (entity_type, parent, path, docs, below) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (entity_type, parent, path) DO UPDATE SET docs = docs + excluded.docs, below = below + excluded.below`,
       ),
       insertFts: p(
         `INSERT INTO fts (rowid, ${o.ftsFields.map(ftsColumn).join(', ')}) VALUES (?, ${o.ftsFields.map(() => '?').join(', ')})`,
@@ -132,14 +144,23 @@ export class DocumentWriter {
     for (const [key, [docs, below]] of this.browse) {
       if (docs === 0 && below === 0) continue
       const [entityType, node] = key.split('\u0000') as [string, string]
-      const parent = node === '' ? '' : node.slice(0, node.lastIndexOf('/'))
-      this.s.browseDelta.run(entityType, node, parent, docs, below)
+      this.s.browseDelta.run(entityType, browseParent(node), node, docs, below)
     }
     this.browse = new Map()
   }
 
-  /** Writes the FTS row, exact values, URN keys and browse counts of a merged document. */
-  index(id: number, entityType: string, fields: DocumentFields): void {
+  /**
+   * Writes the FTS row, exact values, URN keys and browse counts of a merged document. With `old`
+   * (the document as it was, whose rows are written), the FTS row is written again and only the
+   * exact values and URN keys that changed are deleted or added: an update of one aspect seldom
+   * changes a dataset's platform, paths or upstreams.
+   */
+  index(id: number, entityType: string, fields: DocumentFields, old?: Indexed): void {
+    if (old) {
+      this.s.deleteFts.run(id)
+      this.o.facets.delete(id)
+      if (!old.fields.removed?.includes(true)) this.browseCounts(old.entityType, old.fields.browsePaths, -1)
+    }
     if (!fields.removed?.includes(true)) this.browseCounts(entityType, fields.browsePaths, 1)
     const texts: Array<string | null> = []
     let any = false
@@ -159,14 +180,22 @@ export class DocumentWriter {
     }
     this.o.facets.set(id, entityType, fields, bestSize)
     if (any) this.s.insertFts.run(id, ...texts)
-    for (const [field, values] of Object.entries(fields)) {
-      if (!this.o.isExact(field)) continue
-      const fid = this.fieldId(field)
-      for (const v of values) {
-        this.exact.add(id, fid, String(v), typeof v === 'number' ? v : null)
-        if (typeof v === 'string') for (const k of this.analysis.keys(v)) this.keys.add(fid, k, id)
-      }
+    const now = this.rowsOf(fields)
+    if (!old) {
+      for (const r of now.exact) this.exact.add(id, ...r)
+      for (const [fid, k] of now.keys) this.keys.add(fid, k, id)
+      return
     }
+    const was = this.rowsOf(old.fields)
+    const wasExact = new Set(was.exact.map(exactRowKey))
+    const nowExact = new Set(now.exact.map(exactRowKey))
+    for (const r of was.exact)
+      if (!nowExact.has(exactRowKey(r))) this.s.deleteExactRow.run(id, r[0], r[1], r[2])
+    for (const r of now.exact) if (!wasExact.has(exactRowKey(r))) this.exact.add(id, ...r)
+    const wasKeys = new Set(was.keys.map(urnKeyKey))
+    const nowKeys = new Set(now.keys.map(urnKeyKey))
+    for (const k of was.keys) if (!nowKeys.has(urnKeyKey(k))) this.s.deleteKey.run(k[0], k[1], id)
+    for (const k of now.keys) if (!wasKeys.has(urnKeyKey(k))) this.keys.add(k[0], k[1], id)
   }
 
   private load(urn: string, entityType: string): Pending {
@@ -194,13 +223,14 @@ export class DocumentWriter {
     if (p.id !== undefined && parts === p.oldParts) return false
     const merged = mergeContributions(ordered)
     const removed = merged.removed?.includes(true) ? 1 : 0
-    if (p.id === undefined)
+    if (p.id === undefined) {
       p.id = Number(this.s.insertDoc.run(p.urn, p.entityType, removed, parts).lastInsertRowid)
-    else {
-      this.unindex(p.id, p.oldType, p.oldParts)
+      this.index(p.id, p.entityType, merged)
+    } else {
       this.s.updateDoc.run(removed, parts, p.id)
+      const old = mergeContributions(JSON.parse(p.oldParts) as Parts)
+      this.index(p.id, p.entityType, merged, { entityType: p.oldType, fields: old })
     }
-    this.index(p.id, p.entityType, merged)
     return true
   }
 
@@ -219,19 +249,13 @@ export class DocumentWriter {
     this.s.deleteFts.run(id)
     this.s.deleteExact.run(id)
     this.o.facets.delete(id)
-    const old = mergeContributions(JSON.parse(oldParts) as Record<string, DocumentFields>)
-    for (const [field, values] of Object.entries(old)) {
-      if (!this.o.isExact(field)) continue
-      let fid: number | undefined
-      for (const v of values) {
-        if (typeof v !== 'string') continue
-        for (const k of this.analysis.keys(v)) {
-          fid ??= this.fieldId(field)
-          this.s.deleteKey.run(fid, k, id)
-        }
-      }
-    }
+    const old = mergeContributions(JSON.parse(oldParts) as Parts)
+    for (const [fid, k] of this.rowsOf(old).keys) this.s.deleteKey.run(fid, k, id)
     if (!old.removed?.includes(true)) this.browseCounts(entityType, old.browsePaths, -1)
+  }
+
+  private rowsOf(fields: DocumentFields): DocumentRows {
+    return documentRows(fields, this.o.isExact, (field) => this.fieldId(field), this.analysis)
   }
 
   /**

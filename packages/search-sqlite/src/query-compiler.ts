@@ -16,6 +16,8 @@ export interface CompileContext {
   readonly fieldId: (name: string) => number | undefined
   /** False for free-text fields, whose exact values the index does not keep. */
   readonly isExact: (name: string) => boolean
+  /** Entity types whose URN tuple ids are found through the exact values (see {@link tupleIds}). */
+  readonly urnTypes: ReadonlySet<string>
   readonly vocabulary: WordLookups
 }
 
@@ -252,6 +254,11 @@ export class QueryCompiler {
         parts.push('SELECT doc_id FROM urn_keys WHERE field = ? AND key = ? AND doc_id <= ?')
         params.push(id, folded, this.maxDocId)
       }
+      const tuple = id === undefined ? undefined : this.tupleIds(id, folded, prefix)
+      if (tuple) {
+        parts.push(tuple.sql)
+        params.push(...tuple.params)
+      }
       if (this.ctx.ftsFields.includes(name)) {
         const words = queryWords(value).map((w) => w.word)
         if (words.length > 0) {
@@ -265,6 +272,32 @@ export class QueryCompiler {
       // Each part reads in id order, so the UNION is a streaming merge (a LIMIT stops it early).
       sql: `SELECT doc_id, 1 AS terms, 1.0 AS score FROM (${parts.join(' UNION ')} ORDER BY 1)`,
       params,
+    }
+  }
+
+  /**
+   * `field:(...)` (or `field:(...*`) through the exact values: a URN of one of the `urnTypes` whose
+   * tuple id is ASCII has no URN key for that id (see `ValueAnalysis.keys`): its value is
+   * `urn:li:<type>:` followed by the id, which compares equal to the folded query without ASCII
+   * case (the type compared as it is). One lookup per type.
+   */
+  private tupleIds(fieldId: number, folded: string, prefix: boolean): Sql | undefined {
+    if (!folded.startsWith('(') && !(prefix && folded === '')) return undefined
+    const heads = [...this.ctx.urnTypes].map((type) => `urn:li:${type}:`)
+    const typed = `substr(value, 1, 7 + instr(substr(value, 8), ':')) IN (${heads.map(() => '?').join(', ')})`
+    if (!prefix)
+      return {
+        sql: `SELECT doc_id FROM exact WHERE field = ? AND value COLLATE NOCASE IN (${heads.map(() => '?').join(', ')}) AND ${typed} AND doc_id <= ?`,
+        params: [fieldId, ...heads.map((h) => h + folded), ...heads, this.maxDocId],
+      }
+    const range =
+      'SELECT doc_id, value FROM exact WHERE field = ? AND value >= ? COLLATE NOCASE AND value < ? COLLATE NOCASE AND doc_id <= ?'
+    return {
+      sql: `SELECT doc_id FROM (${heads.map(() => range).join(' UNION ALL ')}) WHERE ${typed}`,
+      params: [
+        ...heads.flatMap((h) => [fieldId, h + folded, `${h}${folded}\uffff`, this.maxDocId]),
+        ...heads,
+      ],
     }
   }
 

@@ -25,7 +25,15 @@ import { autocompleteQuery } from './autocomplete.js'
 import { browseQuery } from './browse.js'
 import { browseV2Query } from './browse-v2.js'
 import { docRows, facetPostings } from './cache-sources.js'
-import { BASE_DDL, createSecondaryIndexes, dropSecondaryIndexes, ftsDdl, LAYOUT_VERSION } from './ddl.js'
+import {
+  BASE_DDL,
+  BROWSE_NODES_DDL,
+  createSecondaryIndexes,
+  dropSecondaryIndexes,
+  EXACT_DDL,
+  ftsDdl,
+  LAYOUT_VERSION,
+} from './ddl.js'
 import { DocumentWriter } from './document-writer.js'
 import { FacetCache } from './facet-cache.js'
 import { filterSql } from './filter-sql.js'
@@ -73,6 +81,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly db: Database.Database
   private readonly schema: SearchSchema
   private readonly ftsFields: string[]
+  /** The registry's entity types, sorted: URNs of these need no key for their tuple id. */
+  private readonly urnTypes: ReadonlySet<string>
   private readonly fieldIds = new Map<string, number>()
   private readonly vocabulary: Vocabulary
   private readonly facets: FacetCache
@@ -95,6 +105,12 @@ export class SqliteSearchIndex implements SearchIndex {
     this.totalHitsCap = options.totalHitsCap ?? TOTAL_HITS_CAP
     this.rankWindow = options.rankWindow ?? RANK_WINDOW
     this.ftsFields = options.schema.wordFields().map((f) => f.name)
+    this.urnTypes = new Set(
+      options.schema.registry
+        .allEntities()
+        .map((e) => e.name)
+        .sort(),
+    )
     if (options.file !== ':memory:') {
       // Owner-only: a new data dir is 0700 and a new database file 0600 (SQLite gives its
       // -wal and -shm files the mode of the database file).
@@ -143,6 +159,7 @@ export class SqliteSearchIndex implements SearchIndex {
       isExact: (field) => options.schema.isExact(field),
       facets: this.facets,
       bestFields: (type) => this.bestFields(type),
+      urnTypes: this.urnTypes,
     })
     this.applyTx = this.db.transaction((changes: readonly IndexChange[], cursor: number) =>
       this.applyAll(changes, cursor),
@@ -288,7 +305,12 @@ export class SqliteSearchIndex implements SearchIndex {
    * was written, rebuilds every derived table from the stored documents (no change-log replay).
    */
   private ensureLayout(): void {
-    const wanted = JSON.stringify({ layout: LAYOUT_VERSION, fts: this.ftsFields })
+    // Which URN keys are written depends on the entity types (see `ValueAnalysis.keys`).
+    const wanted = JSON.stringify({
+      layout: LAYOUT_VERSION,
+      fts: this.ftsFields,
+      urnTypes: [...this.urnTypes],
+    })
     // A document's URN keys are found again from its exact fields to delete them: a model whose
     // exact fields changed rebuilds too (a file that predates this record keeps its rows).
     const exact = JSON.stringify(
@@ -313,6 +335,10 @@ export class SqliteSearchIndex implements SearchIndex {
       if (columns.includes('doc')) this.db.exec('ALTER TABLE docs DROP COLUMN doc') // layout 2
       this.db.exec('DROP TABLE IF EXISTS fts_vocab; DROP TABLE IF EXISTS fts;')
       this.db.exec(ftsDdl(this.ftsFields))
+      // Layout 4 keyed `exact` by the value as it is and `browse_nodes` by path: both are made
+      // again in today's shape.
+      this.db.exec(`DROP TABLE IF EXISTS exact; ${EXACT_DDL}`)
+      this.db.exec(`DROP TABLE IF EXISTS browse_nodes; ${BROWSE_NODES_DDL}`)
       this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('layout', ?)").run(wanted)
       saveExact()
       joinLegacyBrowsePathsV2(this.db, this.browsePathV2Fields())
@@ -341,6 +367,7 @@ export class SqliteSearchIndex implements SearchIndex {
       isExact: (field) => this.schema.isExact(field),
       facets: new FacetCache(new Set(), { docs: () => [], values: () => [] }),
       bestFields: () => new Set(),
+      urnTypes: this.urnTypes,
     })
     this.db.exec('DELETE FROM exact; DELETE FROM urn_keys; DELETE FROM browse_nodes;')
     for (const r of this.db.prepare('SELECT id, entity_type, parts FROM docs').all() as Array<{
@@ -388,6 +415,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private queryContext(): QueryContext {
     return {
       ftsFields: this.ftsFields,
+      urnTypes: this.urnTypes,
       fieldId: (name) => this.fieldIds.get(name),
       isExact: (name) => this.schema.isExact(name),
       vocabulary: this.vocabulary,

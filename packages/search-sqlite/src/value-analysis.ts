@@ -1,5 +1,7 @@
 import { indexWords, isUrn, urnKeys, valueText } from '@catalog/search'
 
+const URN_HEAD = /^urn:li:([A-Za-z0-9_]+):/
+
 /** Entries each generation of a memo holds (a memo holds at most two generations). */
 const MAX_ENTRIES = 50_000
 /** Longer values (descriptions) are analysed every time: they seldom repeat. */
@@ -17,14 +19,29 @@ export class ValueAnalysis {
   private readonly wordMemo = new Memo()
   private readonly keyMemo = new Memo()
 
+  /** `urnTypes`: the entity types whose URNs' tuple ids the `exact` values answer (see {@link keys}). */
+  constructor(private readonly urnTypes: ReadonlySet<string>) {}
+
   /** The words a value is indexed under (see `indexWords`). */
   words(value: string): readonly string[] {
     return this.wordMemo.get(value, () => indexWords(valueText(value)))
   }
 
-  /** The short keys a URN value answers to in `field:value` (none for a value that is not a URN). */
+  /**
+   * The short keys a URN value answers to in `field:value` (none for a value that is not a URN),
+   * but for the tuple id of a URN of one of the `urnTypes` written in ASCII (the
+   * `(urn:li:dataplatform:hive,db.t,prod)` of a dataset URN): the value itself, in `exact`
+   * (compared without ASCII case), answers it (see {@link tupleKeyAnswered}).
+   */
   keys(value: string): readonly string[] {
-    return this.keyMemo.get(value, () => (isUrn(value) ? urnKeys(value) : []))
+    return this.keyMemo.get(value, () => {
+      if (!isUrn(value)) return []
+      const keys = urnKeys(value)
+      const head = URN_HEAD.exec(value)
+      if (!head || !this.urnTypes.has(head[1] as string)) return keys
+      const id = value.slice(head[0].length)
+      return id.startsWith('(') ? keys.filter((k) => !(k === id.toLowerCase() && tupleKeyAnswered(id))) : keys
+    })
   }
 }
 
@@ -45,4 +62,12 @@ class Memo {
     this.current.set(value, out)
     return out
   }
+}
+
+/**
+ * True when a URN's id folds (as the index folds keys) to what SQLite's NOCASE sees in it: ASCII
+ * letters lower-cased and nothing else changed, so `exact` finds the value by its folded id.
+ */
+export function tupleKeyAnswered(id: string): boolean {
+  return /^[\x20-\x7e]*$/.test(id)
 }

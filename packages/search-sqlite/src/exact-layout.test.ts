@@ -1,0 +1,155 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ContractFixture, ds } from '@catalog/search/contract-fixtures'
+import Database from 'better-sqlite3'
+import t, { type Test } from 'tap'
+import { LAYOUT_VERSION } from './ddl.js'
+import { SqliteSearchIndex } from './sqlite-search-index.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'search-sqlite-exact-'))
+t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+
+const fileOf = () => join(dir, `exact-${Math.random()}.db`)
+
+function open(t: Test, file = fileOf()) {
+  const fx = new ContractFixture()
+  const index = new SqliteSearchIndex({ file, schema: fx.schema })
+  t.teardown(() => index.close())
+  return { fx, index, file }
+}
+
+const tags = (...names: string[]) => ({ tags: names.map((n) => ({ tag: `urn:li:tag:${n}` })) })
+const tagFilter = (value: string, condition?: string) => ({
+  filter: { or: [{ and: [{ field: 'tags', value, ...(condition ? { condition } : {}) }] }] },
+})
+
+/** Runs `fn` on the index file opened raw (no search index on it). */
+function raw<T>(file: string, fn: (db: Database.Database) => T): T {
+  const db = new Database(file)
+  try {
+    return fn(db)
+  } finally {
+    db.close()
+  }
+}
+
+t.test('values of one field that differ only in case are all kept, each found as it is', async (t) => {
+  const { fx, index, file } = open(t)
+  await fx.apply(index, [
+    ...fx.dataset('both', { globalTags: tags('PII', 'pii', 'Pii', 'PII') }),
+    ...fx.dataset('upper', { globalTags: tags('PII') }),
+    ...fx.dataset('lower', { globalTags: tags('pii') }),
+  ])
+  t.same(
+    raw(file, (db) =>
+      db
+        .prepare(
+          "SELECT value, variant FROM exact WHERE value LIKE 'urn:li:tag:%' AND doc_id = (SELECT id FROM docs WHERE urn = ?) ORDER BY variant",
+        )
+        .raw()
+        .all(ds('both')),
+    ),
+    [
+      ['urn:li:tag:PII', 0],
+      ['urn:li:tag:pii', 1],
+      ['urn:li:tag:Pii', 2],
+    ],
+    'one row per value as written, a repeated value once',
+  )
+  const urns = async (value: string, condition?: string) =>
+    (await fx.urns(index, '*', tagFilter(value, condition))).sort()
+  t.same(await urns('urn:li:tag:PII'), [ds('both'), ds('upper')].sort(), 'EQUAL keeps case')
+  t.same(await urns('urn:li:tag:pii'), [ds('both'), ds('lower')].sort())
+  t.same(await urns('urn:li:tag:Pii'), [ds('both')])
+  t.same(await urns('urn:li:tag:pIi', 'IEQUAL'), [ds('both'), ds('lower'), ds('upper')].sort())
+  t.same(
+    (await fx.search(index, '*')).facets
+      ?.find((f) => f.field === 'tags')
+      ?.values.map((v) => [v.value, v.count])
+      .sort(),
+    [
+      ['urn:li:tag:PII', 2],
+      ['urn:li:tag:Pii', 1],
+      ['urn:li:tag:pii', 2],
+    ],
+    'facet counts per value as written',
+  )
+  await fx.apply(index, fx.dataset('both', { globalTags: tags('pii') }))
+  t.same(await urns('urn:li:tag:PII'), [ds('upper')], 'a rewrite deletes every variant')
+  t.same(await urns('urn:li:tag:pii'), [ds('both'), ds('lower')].sort())
+})
+
+t.test(
+  'an index written with layout 4 (exact by value as it is, browse nodes by path) is rebuilt on open',
+  async (t) => {
+    const file = fileOf()
+    const first = open(t, file)
+    await first.fx.apply(first.index, [
+      ...first.fx.dataset('a', { globalTags: tags('Gold') }, 'kafka'),
+      ...first.fx.dataset('b', { globalTags: tags('Gold', 'gold'), browsePaths: { paths: ['/prod/x/y'] } }),
+    ])
+    await first.index.close()
+    // The file as layout 4 left it: its `exact` table, the rows it held, its layout record.
+    raw(file, (db) => {
+      const layout = JSON.parse(
+        db.prepare("SELECT value FROM meta WHERE key = 'layout'").pluck().get() as string,
+      )
+      t.equal(layout.layout, LAYOUT_VERSION)
+      db.exec(`DROP TABLE exact;
+      CREATE TABLE exact (doc_id INTEGER NOT NULL, field INTEGER NOT NULL, value TEXT NOT NULL, num REAL,
+        PRIMARY KEY (doc_id, field, value)) WITHOUT ROWID;
+      CREATE INDEX exact_by_value ON exact (field, value COLLATE NOCASE);
+      INSERT INTO exact (doc_id, field, value) VALUES (1, 1, 'stale');
+      DROP TABLE browse_nodes;
+      CREATE TABLE browse_nodes (entity_type TEXT NOT NULL, path TEXT NOT NULL, parent TEXT NOT NULL,
+        docs INTEGER NOT NULL, below INTEGER NOT NULL, PRIMARY KEY (entity_type, path)) WITHOUT ROWID;
+      CREATE INDEX browse_nodes_by_parent ON browse_nodes (entity_type, parent, docs);
+      INSERT INTO browse_nodes VALUES ('dataset', '/stale', '', 9, 0);`)
+      db.prepare("UPDATE meta SET value = ? WHERE key = 'layout'").run(
+        JSON.stringify({ ...layout, layout: 4 }),
+      )
+    })
+    const again = open(t, file)
+    const columns = raw(file, (db) => db.prepare("SELECT name FROM pragma_table_info('exact')").pluck().all())
+    t.same(columns, ['doc_id', 'field', 'value', 'variant', 'num'], 'the table has today’s shape')
+    t.same(
+      raw(file, (db) =>
+        db.prepare("SELECT name FROM pragma_index_info('sqlite_autoindex_browse_nodes_1')").pluck().all(),
+      ),
+      ['entity_type', 'parent', 'path'],
+      'browse nodes keyed by parent',
+    )
+    t.same(
+      raw(file, (db) =>
+        db.prepare("SELECT name FROM sqlite_master WHERE name = 'browse_nodes_by_parent'").pluck().all(),
+      ),
+      [],
+    )
+    const browse = (path: string) =>
+      again.index.browse(again.fx.requests.browse({ path, entityType: 'dataset', start: 0, limit: 10 }))
+    const root = await browse('/')
+    t.same(root.groups, [{ name: 'prod', count: 2 }], 'browse counts rebuilt, the stale node gone')
+    const x = await browse('/prod/x')
+    t.same([x.groups, x.totalNumEntities], [[{ name: 'y', count: 1 }], 1])
+    t.equal(
+      raw(file, (db) => db.prepare("SELECT count(*) FROM exact WHERE value = 'stale'").pluck().get()),
+      0,
+      'old rows are gone',
+    )
+    t.match(
+      raw(file, (db) => db.prepare("SELECT value FROM meta WHERE key = 'layout'").pluck().get()),
+      `"layout":${LAYOUT_VERSION}`,
+    )
+    t.same(await again.fx.urns(again.index, 'platform:kafka'), [ds('a', 'kafka')], 'URN keys answer')
+    t.same(
+      await again.fx.urns(again.index, '*', tagFilter('urn:li:tag:gold')),
+      [ds('b')],
+      'exact values rebuilt, case variants kept',
+    )
+    t.same(
+      (await again.fx.urns(again.index, '*', tagFilter('urn:li:tag:Gold'))).sort(),
+      [ds('a', 'kafka'), ds('b')].sort(),
+    )
+  },
+)
