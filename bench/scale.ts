@@ -19,7 +19,7 @@ import { send } from './scale-http.js'
 import { scaleKinds } from './scale-kinds.js'
 import { loadRow, loadScaleData } from './scale-load.js'
 import { searchBody, searchRows } from './scale-search.js'
-import { catalogRss, diskRows, restartRow, rssRow, startCatalog } from './scale-system.js'
+import { catalogRss, diskRows, type Resident, restartRow, rssRow, startCatalog } from './scale-system.js'
 import { type Row, renderTable } from './scale-table.js'
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1)
@@ -62,7 +62,7 @@ export async function scaleBench(): Promise<string[]> {
     const restart = await restartRow(loaded.dataDir, emptyDir, RESTARTS, say)
     const catalog = await startCatalog(loaded.dataDir)
     const pid = catalog.child.pid as number
-    let loadedRss: number
+    let loadedRss: Resident
     try {
       rows.push(...(await searchRows(catalog.url, pid, join(loaded.dataDir, 'search.db'), SAMPLES, say)))
       rows.push(...(await graphRows(catalog.url, pid, join(loaded.dataDir, 'metadata.db'), N, SAMPLES, say)))
@@ -71,7 +71,7 @@ export async function scaleBench(): Promise<string[]> {
       await catalog.stop()
     }
     const empty = await startCatalog(emptyDir)
-    let emptyRss: number
+    let emptyRss: Resident
     try {
       await sameReads(empty.url)
       emptyRss = catalogRss(empty)

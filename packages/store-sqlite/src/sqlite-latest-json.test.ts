@@ -68,6 +68,10 @@ t.test('latestJson reads what latest reads, as stored text', async (t) => {
       ['globalTags', 'status'],
     ],
     [[ds('a')], ['datasetProperties']],
+    // One URN and one aspect: read alone, its latest version only, none when absent.
+    [[ds('a')], ['globalTags']],
+    [[ds('b')], ['globalTags']],
+    [[ds('none')], ['status']],
     [[], undefined],
   ]
   for (const [urns, aspects] of batches) {

@@ -1,27 +1,34 @@
 import { batchedLogFollower, type ChangeLogReader } from './batched-log-follower.js'
+import { SeenOnce } from './seen-once.js'
 
-/** Answers kept at most (all are dropped past it). */
-const DEFAULT_MAX_ANSWERS = 10_000
+/** Characters of answers (and their keys) kept at most; the oldest are dropped first. */
+const DEFAULT_BUDGET = 8 * 1024 * 1024
 
 /**
  * Read answers (as JSON text) that depend on more than one entity's rows, such as the entities
  * at the other end of an entity's edges, remembered until the next write: before answering it
- * reads the change log's head (once per event-loop turn, see `batchedLogFollower`), and any entry after the last one seen drops every answer (an
- * edge to an entity comes from a write of another entity). Answers computed while the log
- * moved on are returned but not remembered.
+ * reads the change log's head (once per event-loop turn, see `batchedLogFollower`), and any entry
+ * after the last one seen drops every answer (an edge to an entity comes from a write of another
+ * entity). Answers computed while the log moved on are returned but not remembered. An answer is
+ * remembered from the second time its key is asked for (see {@link SeenOnce}), within a budget of
+ * characters.
  */
 export class AnswerCache {
   private readonly answers = new Map<string, string>()
+  private chars = 0
   private generation = 0
   private readonly refresh: () => Promise<void>
+  private readonly seen: SeenOnce
 
   constructor(
     log: ChangeLogReader,
-    private readonly maxAnswers = DEFAULT_MAX_ANSWERS,
+    private readonly budget = DEFAULT_BUDGET,
   ) {
+    this.seen = new SeenOnce(Math.max(1024, Math.floor(budget / 32)))
     const dropAll = () => {
       this.generation++
       this.answers.clear()
+      this.chars = 0
     }
     this.refresh = batchedLogFollower(log, dropAll, dropAll)
   }
@@ -33,10 +40,24 @@ export class AnswerCache {
     if (known !== undefined) return known
     const generation = this.generation
     const answer = await compute()
-    if (generation === this.generation) {
-      if (this.answers.size >= this.maxAnswers) this.answers.clear()
-      this.answers.set(key, answer)
-    }
+    if (generation === this.generation) this.offer(key, answer)
     return answer
+  }
+
+  private offer(key: string, answer: string): void {
+    if (!this.seen.has(key)) {
+      this.seen.add(key)
+      return
+    }
+    this.seen.delete(key)
+    const size = key.length + answer.length
+    if (size > this.budget / 16) return
+    this.answers.set(key, answer)
+    this.chars += size
+    for (const [oldest, text] of this.answers) {
+      if (this.chars <= this.budget) break
+      this.answers.delete(oldest)
+      this.chars -= oldest.length + text.length
+    }
   }
 }

@@ -69,14 +69,16 @@ t.test('answers from memory until the change log shows the entity written', asyn
   const cache = new LatestJsonCache(store.source)
   t.same(values(await cache.latestJson([A, B]), A), ['corpUserInfo={"n":1}'])
   t.equal(store.reads(), 1)
+  t.same(values(await cache.latestJson([A, B]), A), ['corpUserInfo={"n":1}'])
+  t.equal(store.reads(), 2, 'an entity read once is not remembered: its second read reads again')
   t.same(values(await cache.latestJson([A]), A), ['corpUserInfo={"n":1}'])
-  t.equal(store.reads(), 1, 'a second read is answered from memory')
+  t.equal(store.reads(), 2, 'from the second read on it is answered from memory')
 
   store.write(A, 'corpUserInfo', { n: 2 })
   t.same(values(await cache.latestJson([A]), A), ['corpUserInfo={"n":2}'], 'the write is seen at once')
-  t.equal(store.reads(), 2)
+  t.equal(store.reads(), 3)
   t.same(values(await cache.latestJson([B]), B), ['corpUserInfo={"n":1}'])
-  t.equal(store.reads(), 2, 'an entity not written stays remembered')
+  t.equal(store.reads(), 3, 'an entity not written stays remembered')
 
   t.same(values(await cache.latestJson([A], ['status']), A), [], 'filtered by aspect names')
   store.write(A, 'status', { removed: true })
@@ -88,9 +90,12 @@ t.test('a log that went back drops everything', async (t) => {
   store.write(A, 'corpUserInfo', { n: 1 })
   const cache = new LatestJsonCache(store.source)
   await cache.latestJson([A])
+  await cache.latestJson([A])
+  await cache.latestJson([A])
+  t.equal(store.reads(), 2, 'remembered')
   store.truncateLog()
   await cache.latestJson([A])
-  t.equal(store.reads(), 2, 'read again from the store')
+  t.equal(store.reads(), 3, 'read again from the store')
 })
 
 t.test('rows read while the log moved on are answered but not remembered', async (t) => {
@@ -98,6 +103,8 @@ t.test('rows read while the log moved on are answered but not remembered', async
   store.write(A, 'corpUserInfo', { n: 1 })
   const cache = new LatestJsonCache(store.source)
   await cache.latestJson([B])
+  // A read once: the next read would remember it.
+  await cache.latestJson([A])
   // A is written after this read took its rows, and another request applies that entry
   // before this read returns: the old rows must not be remembered over the new write.
   store.afterNextRead(async () => {
@@ -115,25 +122,90 @@ t.test('entities beyond the memory budget are forgotten oldest first', async (t)
   // About 200 characters each: 16 fit in the budget.
   const cache = new LatestJsonCache(store.source, 16 * 200)
   for (const urn of urns) await cache.latestJson([urn])
-  t.equal(store.reads(), 20)
+  for (const urn of urns) await cache.latestJson([urn])
+  t.equal(store.reads(), 40, 'each read twice: remembered at the second')
   await cache.latestJson([urns[19] as string])
-  t.equal(store.reads(), 20, 'the newest is remembered')
+  t.equal(store.reads(), 40, 'the newest is remembered')
   await cache.latestJson([urns[0] as string])
-  t.equal(store.reads(), 21, 'the oldest was dropped to make room')
+  t.equal(store.reads(), 41, 'the oldest was dropped to make room')
+})
+
+t.test('an answer made from remembered rows is kept with them and counted in the budget', async (t) => {
+  const store = fakeStore()
+  const urns = Array.from({ length: 30 }, (_, i) => `urn:li:corpuser:u${String(i).padStart(2, '0')}`)
+  for (const urn of urns) store.write(urn, 'corpUserInfo', { text: 'x'.repeat(100) })
+  const cache = new LatestJsonCache(store.source, 16 * 400)
+  let made = 0
+  const answer = async (urn: string) => {
+    const list = await cache.latestOne(urn)
+    return cache.answer(urn, list, () => `${++made}:${list[0]?.valueJson}`)
+  }
+  const A0 = urns[0] as string
+  const x = `{"text":"${'x'.repeat(100)}"}`
+  t.equal(await answer(A0), `1:${x}`, 'made')
+  t.equal(await answer(A0), `2:${x}`, 'rows read once are not remembered: made again')
+  t.equal(await answer(A0), `2:${x}`, 'kept with the remembered rows')
+  t.equal(store.reads(), 2)
+  const unkept = await cache.latestOne(A0)
+  t.equal(
+    cache.answer(A0, unkept, () => 'other', false),
+    `2:${x}`,
+    'a kept answer is handed out',
+  )
+  t.equal(
+    cache.answer(A0, [...unkept], () => 'other'),
+    'other',
+    'rows not handed out by the cache: made',
+  )
+  store.write(A0, 'corpUserInfo', { text: 'y' })
+  t.equal(await answer(A0), '3:{"text":"y"}', 'a write drops the answer with its rows')
+  // About 190 characters of rows and 115 of answer each: 20 entities fit, not 30.
+  for (const urn of urns) await answer(urn)
+  for (const urn of urns) await answer(urn)
+  const reads = store.reads()
+  await cache.latestOne(urns[29] as string)
+  t.equal(store.reads(), reads, 'the newest is remembered')
+  await cache.latestOne(urns[5] as string)
+  t.equal(store.reads(), reads + 1, 'the answers counted: fewer entities fit than rows alone')
+})
+
+t.test('latestAspect reads one row of an entity read once, all of it when read again', async (t) => {
+  const store = fakeStore()
+  store.write(A, 'corpUserInfo', { n: 1 })
+  store.write(A, 'status', { removed: false })
+  const asked: Array<readonly string[] | undefined> = []
+  const latestJson = store.source.latestJson?.bind(store.source)
+  const source: LatestJsonSource = {
+    ...store.source,
+    latestJson: async (urns, aspects) => {
+      asked.push(aspects)
+      return (latestJson as NonNullable<typeof latestJson>)(urns, aspects)
+    },
+  }
+  const cache = new LatestJsonCache(source)
+  t.equal((await cache.latestAspect(A, 'status'))?.valueJson, '{"removed":false}')
+  t.same(asked, [['status']], 'the first read asks for the one aspect')
+  t.equal((await cache.latestAspect(A, 'corpUserInfo'))?.valueJson, '{"n":1}')
+  t.same(asked, [['status'], undefined], 'the second reads every row and remembers them')
+  t.equal((await cache.latestAspect(A, 'status'))?.valueJson, '{"removed":false}')
+  t.equal(await cache.latestAspect(A, 'globalTags'), undefined, 'an absent aspect')
+  t.equal(asked.length, 2, 'answered from memory')
+  store.write(A, 'status', { removed: true })
+  t.equal((await cache.latestAspect(A, 'status'))?.valueJson, '{"removed":true}', 'a write is seen at once')
 })
 
 t.test('latestOne: the same rows and the same memory as a read of one URN', async (t) => {
   const store = fakeStore()
   store.write(A, 'corpUserInfo', { n: 1 })
   const cache = new LatestJsonCache(store.source)
-  const first = await cache.latestOne(A)
   t.same(
-    first.map((r) => r.valueJson),
+    (await cache.latestOne(A)).map((r) => r.valueJson),
     ['{"n":1}'],
   )
+  const first = await cache.latestOne(A)
   t.equal(await cache.latestOne(A), first, 'the remembered list itself, without a read')
   t.equal((await cache.latestJson([A])).get(A), first, 'shared with batch reads')
-  t.equal(store.reads(), 1)
+  t.equal(store.reads(), 2)
   store.write(A, 'corpUserInfo', { n: 2 })
   t.same(
     (await cache.latestOne(A)).map((r) => r.valueJson),
@@ -143,6 +215,7 @@ t.test('latestOne: the same rows and the same memory as a read of one URN', asyn
   t.same(await cache.latestOne(B), [], 'an entity without rows has none')
   // A read overtaken by a write answers what it read and is not remembered.
   const C = 'urn:li:corpuser:c'
+  await cache.latestOne(C)
   store.afterNextRead(async () => {
     store.write(C, 'corpUserInfo', { n: 1 })
     await cache.latestOne(A)

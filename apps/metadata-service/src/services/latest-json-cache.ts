@@ -1,11 +1,26 @@
 import type { AspectStore, StoredAspectJson } from '@catalog/store'
 import { batchedLogFollower } from './batched-log-follower.js'
+import { SeenOnce } from './seen-once.js'
 
 /** What the cache reads: the latest rows, and the change log that says when they changed. */
 export type LatestJsonSource = Pick<AspectStore, 'latest' | 'latestJson' | 'head' | 'changes'>
 
-/** Stored JSON text kept at most, in characters (the oldest entities are dropped first). */
-const DEFAULT_BUDGET = 32 * 1024 * 1024
+/**
+ * Characters kept at most: the stored JSON text of the rows and the answers made from them
+ * (one character is a byte, or two for text beyond Latin-1). The oldest entities are dropped
+ * first; one entity larger than a sixteenth of it is never kept.
+ */
+const DEFAULT_BUDGET = 16 * 1024 * 1024
+
+/** Overhead counted per row (its object and array slot), in characters. */
+const ROW_OVERHEAD = 64
+
+interface Entry {
+  readonly list: readonly StoredAspectJson[]
+  size: number
+  /** An answer made from `list` (see {@link LatestJsonCache.answer}). */
+  text?: string
+}
 
 /**
  * The latest aspect rows of entities as stored JSON text (`AspectStore.latestJson`), remembered
@@ -15,18 +30,24 @@ const DEFAULT_BUDGET = 32 * 1024 * 1024
  * went back, or too many unread entries, drop everything). Every write appends to the log in the
  * same transaction as its rows, so a read that starts after a write returned sees it, whichever
  * process wrote. Rows read while the log moved on are answered but not remembered.
+ *
+ * An entity is remembered from its second read on (see {@link SeenOnce}): a read of an entity
+ * nobody asks for again (a crawl, a scan of a large catalog) costs no memory and leaves the
+ * garbage collector nothing to keep.
  */
 export class LatestJsonCache {
-  private readonly rows = new Map<string, { list: readonly StoredAspectJson[]; size: number }>()
+  private readonly rows = new Map<string, Entry>()
   private size = 0
   /** Bumped by every change-log entry applied: a read that saw it move remembers nothing. */
   private generation = 0
   private readonly refresh: () => Promise<void>
+  private readonly seen: SeenOnce
 
   constructor(
     private readonly store: LatestJsonSource,
     private readonly budget = DEFAULT_BUDGET,
   ) {
+    this.seen = new SeenOnce(Math.max(1024, Math.floor(budget / 32)))
     this.refresh = batchedLogFollower(
       store,
       (entry) => {
@@ -58,7 +79,7 @@ export class LatestJsonCache {
       const generation = this.generation
       for (const [urn, list] of await this.read(missing)) {
         found.set(urn, list)
-        if (generation === this.generation) this.remember(urn, list)
+        if (generation === this.generation) this.offer(urn, list)
       }
     }
     if (!aspects || aspects.length === 0) return found
@@ -75,12 +96,49 @@ export class LatestJsonCache {
   /** Every latest row of one URN ({@link latestJson} of one URN, without the maps a batch needs). */
   async latestOne(urn: string): Promise<readonly StoredAspectJson[]> {
     await this.refresh()
+    return this.rows.get(urn)?.list ?? this.load(urn)
+  }
+
+  /**
+   * The latest row of one aspect of one URN: from the remembered rows, else read alone unless
+   * the entity is read for the second time (then all its rows are read and remembered).
+   */
+  async latestAspect(urn: string, aspect: string): Promise<StoredAspectJson | undefined> {
+    await this.refresh()
     const known = this.rows.get(urn)
-    if (known) return known.list
+    if (!known && this.store.latestJson && !this.seen.has(urn)) {
+      this.seen.add(urn)
+      return (await this.store.latestJson([urn], [aspect])).get(urn)?.find((r) => r.aspect === aspect)
+    }
+    const list = known?.list ?? (await this.load(urn))
+    return list.find((r) => r.aspect === aspect)
+  }
+
+  /** Every latest row of one URN from the store, offered to memory unless the log moved on meanwhile. */
+  private async load(urn: string): Promise<readonly StoredAspectJson[]> {
     const generation = this.generation
     const list = (await this.read([urn])).get(urn) ?? []
-    if (generation === this.generation) this.remember(urn, list)
+    if (generation === this.generation) this.offer(urn, list)
     return list
+  }
+
+  /**
+   * An answer made from the rows of `urn` that a read of this cache handed out (`list`): the one
+   * made before while those rows are remembered, else `make()`'s, kept with them when `keep`
+   * (and counted in the budget).
+   */
+  answer(urn: string, list: readonly StoredAspectJson[], make: () => string, keep = true): string {
+    const entry = this.rows.get(urn)
+    if (entry?.list !== list) return make()
+    if (entry.text !== undefined) return entry.text
+    const text = make()
+    if (keep && entry.size + text.length <= this.budget / 16) {
+      entry.text = text
+      entry.size += text.length
+      this.size += text.length
+      this.evictOver(urn)
+    }
+    return text
   }
 
   /** Every latest row of the URNs, from the store. */
@@ -102,18 +160,29 @@ export class LatestJsonCache {
     return out
   }
 
-  private remember(urn: string, list: readonly StoredAspectJson[]): void {
+  /** Remembers the rows of an entity read for the second time lately; the first read only notes the URN. */
+  private offer(urn: string, list: readonly StoredAspectJson[]): void {
+    if (!this.seen.has(urn)) {
+      this.seen.add(urn)
+      return
+    }
+    this.seen.delete(urn)
     let size = urn.length
-    for (const row of list) size += row.valueJson.length + (row.systemMetadataJson?.length ?? 0) + 64
+    for (const row of list)
+      size += row.valueJson.length + (row.systemMetadataJson?.length ?? 0) + ROW_OVERHEAD
     if (size > this.budget / 16) return
     this.forget(urn)
-    while (this.size + size > this.budget) {
-      const oldest = this.rows.keys().next().value
-      if (oldest === undefined) break
-      this.forget(oldest)
-    }
     this.rows.set(urn, { list, size })
     this.size += size
+    this.evictOver(urn)
+  }
+
+  /** Drops the oldest entities (never `keep`) until the budget holds. */
+  private evictOver(keep: string): void {
+    for (const oldest of this.rows.keys()) {
+      if (this.size <= this.budget) return
+      if (oldest !== keep) this.forget(oldest)
+    }
   }
 
   private forget(urn: string): void {

@@ -30,20 +30,20 @@ export interface EntityResponse {
 
 export class AspectNotFoundError extends NotFoundError {}
 
-/** Resolved URNs remembered at most (all are dropped past it). */
-const MAX_RESOLVED = 10_000
+/** Characters of resolved URNs remembered at most (all are dropped past it). */
+const MAX_RESOLVED_CHARS = 1024 * 1024
 
 /** Reads of entities and aspect versions, shaped as DataHub's Rest.li resources answer. */
 export class ReadService {
-  /** Latest rows as stored JSON, remembered until the change log shows them written. */
-  private readonly latestRows: LatestJsonCache
   /**
-   * Entity answers by the row list they were written from: the cache of latest rows hands out
-   * the same list until the entity is written, so an answer lives exactly as long as its rows.
+   * Latest rows as stored JSON, remembered until the change log shows them written, with the
+   * entity answers made from them (which live exactly as long as their rows).
    */
-  private readonly entityTexts = new WeakMap<readonly StoredAspectJson[], string>()
+  private readonly latestRows: LatestJsonCache
   /** URNs resolved lately: the registry and a URN's parse never change. */
   private readonly resolved = new Map<string, EntityRef>()
+  /** Characters of the URNs in {@link resolved}. */
+  private resolvedChars = 0
   /** Answers that span entities (relationships), remembered until the next write. */
   readonly answers: AnswerCache
 
@@ -61,8 +61,12 @@ export class ReadService {
     if (known) return known
     try {
       const ref = this.registry.resolveUrn(urn)
-      if (this.resolved.size >= MAX_RESOLVED) this.resolved.clear()
+      if (this.resolvedChars + urn.length > MAX_RESOLVED_CHARS) {
+        this.resolved.clear()
+        this.resolvedChars = 0
+      }
       this.resolved.set(urn, ref)
+      this.resolvedChars += urn.length
       return ref
     } catch (err) {
       if (err instanceof ValidationError) throw new InvalidInputError(err.message)
@@ -123,16 +127,11 @@ export class ReadService {
     return out
   }
 
-  /** The entity answer of rows read through the cache: made once per row list. */
+  /** The entity answer of rows read through the cache: made once per remembered row list. */
   private entityText(ref: EntityRef, stored: readonly StoredAspectJson[]): string {
-    let text = this.entityTexts.get(stored)
-    if (text === undefined) {
-      const key = stored.find((r) => r.aspect === ref.entity.keyAspect)
-      text = this.entityJson(ref, stored, key)
-      // Without a stored key row the key is synthesized with the time of the read: not kept.
-      if (key) this.entityTexts.set(stored, text)
-    }
-    return text
+    const key = stored.find((r) => r.aspect === ref.entity.keyAspect)
+    // Without a stored key row the key is synthesized with the time of the read: not kept.
+    return this.latestRows.answer(ref.urn, stored, () => this.entityJson(ref, stored, key), key !== undefined)
   }
 
   private entityJson(ref: EntityRef, stored: readonly StoredAspectJson[], key?: StoredAspectJson): string {
@@ -195,9 +194,7 @@ export class ReadService {
     const ref = this.resolve(urn)
     const spec = this.registry.findAspect(ref.entity, aspectName)
     if (!spec) throw new InvalidInputError(`Unknown aspect ${aspectName} for entity ${ref.entity.name}`)
-    const row = spec.timeseries
-      ? undefined
-      : (await this.latestRows.latestOne(ref.urn)).find((r) => r.aspect === spec.name)
+    const row = spec.timeseries ? undefined : await this.latestRows.latestAspect(ref.urn, spec.name)
     if (!row) throw new AspectNotFoundError(`No aspect ${aspectName} version ${version} for ${urn}`)
     return `{"version":${row.version},"aspect":{${JSON.stringify(spec.record)}:${row.valueJson}}}`
   }
