@@ -4,7 +4,7 @@
  * and in which order.
  */
 import type { AuditStamp } from '@catalog/core'
-import type { EdgeTarget, Mutation, WriteBatch } from '@catalog/store'
+import { type EdgeTarget, LatestChangedError, type Mutation, type WriteBatch } from '@catalog/store'
 import { isInt } from 'neo4j-driver'
 import t from 'tap'
 import { AspectWriter } from './aspect-writer.js'
@@ -399,3 +399,49 @@ t.test('CREATE refuses an existing aspect with DataHub’s message, or drops it'
   t.same(outcome.results, [{ urn: DS, aspect: 'status', changed: false }])
   t.notOk(tx.sequence().includes('WRITE_LATEST'), 'nothing written')
 })
+
+t.test(
+  'latest-unchanged: written onto the value the patch was applied to, refused after a change',
+  async (t) => {
+    const stored = '{"tags":[{"tag":"urn:li:tag:a"}]}'
+    const rows = () =>
+      new Map([[`${DS}|globalTags`, { metadata: stored, systemMetadata: '{}', maxVersion: 0 }]])
+    const guarded = (latest: string | null): Mutation =>
+      ({
+        ...(upsert('globalTags', { tags: [] }) as object),
+        valueJson: '{"tags":[]}',
+        precondition: {
+          require: 'latest-unchanged',
+          latestUtf8: latest === null ? null : Buffer.from(latest),
+        },
+      }) as Mutation
+
+    const tx = new ScriptedTx(rows())
+    const outcome = await apply(tx, batch(guarded(stored)))
+    t.same(outcome.results, [{ urn: DS, aspect: 'globalTags', changed: true }])
+    t.same(tx.sequence(), [
+      'LOCK_CHANGE_LOG',
+      'CURRENT_ASPECT',
+      'WRITE_LATEST',
+      'DELETE_EDGES_OF',
+      'LOG_CHANGE',
+    ])
+    t.equal(tx.calls[2]?.params.metadata, '{"tags":[]}', 'the prepared text is stored as it is')
+
+    for (const [what, latest, present] of [
+      ['changed', '{"tags":[]}', true],
+      ['deleted', stored, false],
+      ['written since it was absent', null, true],
+    ] as const) {
+      const refused = new ScriptedTx(present ? rows() : new Map())
+      await t.rejects(apply(refused, batch(guarded(latest))), LatestChangedError, what)
+      t.same(refused.sequence(), ['LOCK_CHANGE_LOG', 'CURRENT_ASPECT'], `${what}: nothing written`)
+    }
+    const absent = new ScriptedTx()
+    t.same(
+      (await apply(absent, batch(guarded(null)))).results[0]?.changed,
+      true,
+      'absent and expected absent',
+    )
+  },
+)

@@ -6,6 +6,7 @@ import {
   ValidationError,
 } from '@catalog/core'
 import type {
+  CreatePrecondition,
   DeleteAspect,
   EdgeTarget,
   Mutation,
@@ -17,7 +18,7 @@ import type {
   WriteBatch,
   WriteOutcome,
 } from '@catalog/store'
-import { patchToUpsert } from '@catalog/store'
+import { isLatestUnchanged, LatestChangedError, patchToUpsert } from '@catalog/store'
 import { DELETE_INCOMING_EDGES, PROMOTE_PREVIOUS } from './cypher-admin.js'
 import {
   CHANGE_LOG_COUNTER,
@@ -170,10 +171,15 @@ export class AspectWriter {
 
   /** Writes version 0 (moving a different previous value to max+1); false for a no-op. */
   private async upsert(m: UpsertAspect): Promise<boolean> {
-    const json = canonicalJson(m.value)
+    const json = m.valueJson ?? canonicalJson(m.value)
     const row = await this.tx.one(CURRENT_ASPECT, { urn: m.urn, aspect: m.aspect })
     const current = (row.current ?? undefined) as AspectNode | undefined
-    if (current && m.precondition?.require === 'aspect-absent') {
+    const pre = m.precondition
+    // Under the change-log lock: no write slips in between this check and the write.
+    if (pre?.require === 'latest-unchanged' && !isLatestUnchanged(pre, current?.metadata)) {
+      throw new LatestChangedError(m.urn, m.aspect)
+    }
+    if (current && pre?.require === 'aspect-absent') {
       return refuse(m, 'Cannot perform CREATE since the aspect already exists.')
     }
     const sm = systemMetadataWithDefaults(
@@ -311,7 +317,7 @@ export class AspectWriter {
 
 /** A write whose precondition failed: skipped when it asked to be dropped, refused otherwise. */
 function refuse(m: UpsertAspect, message: string): false {
-  if (m.precondition?.drop) return false
+  if ((m.precondition as CreatePrecondition | undefined)?.drop) return false
   throw new ValidationError(`${message} (${m.urn}, ${m.aspect})`)
 }
 

@@ -1,5 +1,6 @@
 import type { AuditStamp, ChangeLogEntry, StoredAspect, TimeseriesRow } from '@catalog/core'
 import type {
+  AspectKey,
   AspectScan,
   EdgeScanPage,
   EdgeScanQuery,
@@ -27,7 +28,16 @@ import type {
 import { Neo4jAdmin } from './admin.js'
 import { AspectWriter } from './aspect-writer.js'
 import { Neo4jConnection, type Neo4jConnectionOptions } from './connection.js'
-import { CHANGE_LOG_COUNTER, CHANGES, EXISTS, HEAD, LATEST, SCAN, VERSION } from './cypher-aspects.js'
+import {
+  CHANGE_LOG_COUNTER,
+  CHANGES,
+  EXISTS,
+  HEAD,
+  LATEST,
+  LATEST_VALUES,
+  SCAN,
+  VERSION,
+} from './cypher-aspects.js'
 import { AWAIT_INDEXES, INIT_COUNTER, SCHEMA, SCHEMA_RACE_CODES } from './cypher-schema.js'
 import { Neo4jGraph } from './graph.js'
 import {
@@ -109,6 +119,20 @@ export class Neo4jMetadataStore implements MetadataStore {
       out.get(stored.urn)?.push(stored)
     }
     return out
+  }
+
+  async latestAspectUtf8(keys: readonly AspectKey[]): Promise<Array<Uint8Array | undefined>> {
+    if (keys.length === 0) return []
+    const rows = await this.connection.read((tx) =>
+      tx.run(LATEST_VALUES, { keys: keys.map((k) => ({ urn: k.urn, aspect: k.aspect })) }),
+    )
+    const found = new Map<string, string>()
+    for (const r of rows)
+      if (typeof r.metadata === 'string') found.set(`${r.urn}\u0000${r.aspect}`, r.metadata)
+    return keys.map((k) => {
+      const text = found.get(`${k.urn}\u0000${k.aspect}`)
+      return text === undefined ? undefined : Buffer.from(text)
+    })
   }
 
   async version(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {

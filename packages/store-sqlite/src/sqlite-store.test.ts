@@ -138,3 +138,39 @@ t.test(
     t.pass('durability normal acknowledges at commit')
   },
 )
+
+t.test(
+  'sqlite: a large latest value is read as bytes on the writer thread, into shared memory',
+  async (t) => {
+    const created = { time: 1, actor: 'urn:li:corpuser:datahub' }
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,bytes,PROD)'
+    const value = (description: string) => ({
+      kind: 'upsert' as const,
+      urn,
+      entityType: 'dataset',
+      aspect: 'datasetProperties',
+      value: { description },
+      created,
+      edges: [],
+    })
+    for (const writerThread of [true, false]) {
+      const store = new SqliteMetadataStore({ file: join(dir, `bytes-${writerThread}.db`), writerThread })
+      t.teardown(() => store.close())
+      await store.write({ mutations: [value('x'.repeat(300_000))], created })
+      await store.write({ mutations: [{ ...value('small'), aspect: 'editableDatasetProperties' }], created })
+      const [large, small, absent] = await store.latestAspectUtf8([
+        { urn, aspect: 'datasetProperties' },
+        { urn, aspect: 'editableDatasetProperties' },
+        { urn, aspect: 'status' },
+      ])
+      t.equal(
+        large?.buffer instanceof SharedArrayBuffer,
+        writerThread,
+        `writer thread ${writerThread}: shared`,
+      )
+      t.equal(new TextDecoder().decode(large), JSON.stringify({ description: 'x'.repeat(300_000) }))
+      t.equal(new TextDecoder().decode(small), '{"description":"small"}')
+      t.equal(absent, undefined)
+    }
+  },
+)

@@ -11,6 +11,7 @@ import {
   UnavailableError,
 } from '@catalog/core'
 import type {
+  AspectKey,
   AspectScan,
   EdgeScanPage,
   EdgeScanQuery,
@@ -380,6 +381,23 @@ export class SqliteMetadataStore implements MetadataStore {
     return this.latestText.read(urns, aspects)
   }
 
+  /**
+   * Large values (from {@link THREAD_WRITE_WEIGHT} bytes; their size is read without their text)
+   * are read by the writer thread into shared memory, when there is one; the others here.
+   */
+  async latestAspectUtf8(keys: readonly AspectKey[]): Promise<Array<Uint8Array | undefined>> {
+    const sizes = keys.map((k) => this.stmt.latestSize.get(k.urn, k.aspect) as number | undefined)
+    const large = keys.filter((_, i) => (sizes[i] ?? 0) >= this.largeWeight)
+    const offLoop =
+      this.thread && large.length > 0 ? await this.thread.read(large).catch(() => undefined) : undefined
+    let next = 0
+    return keys.map((k, i) => {
+      if (sizes[i] === undefined) return undefined
+      const read = offLoop && (sizes[i] ?? 0) >= this.largeWeight ? offLoop[next++] : undefined
+      return read ?? (this.stmt.latestBytes.get(k.urn, k.aspect) as Buffer | undefined)
+    })
+  }
+
   async version(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
     let v = version
     if (v < 0) {
@@ -574,6 +592,18 @@ function prepare(db: Database.Database) {
   return {
     exists: db.prepare(`SELECT 1 FROM ${JOINED} WHERE u.urn = ? AND a.aspect = ? AND a.version = 0`),
     latestAll: db.prepare(`SELECT ${ROW} FROM ${JOINED} WHERE u.urn = ? AND a.version = 0`),
+    // The size of the stored text without reading it.
+    latestSize: db
+      .prepare(
+        `SELECT octet_length(a.metadata) FROM ${JOINED} WHERE u.urn = ? AND a.aspect = ? AND a.version = 0`,
+      )
+      .pluck(),
+    // As a blob: the text's bytes copied once, where a string is decoded (30-40 ms for 16 MB).
+    latestBytes: db
+      .prepare(
+        `SELECT CAST(a.metadata AS BLOB) FROM ${JOINED} WHERE u.urn = ? AND a.aspect = ? AND a.version = 0`,
+      )
+      .pluck(),
     versionOne: db.prepare(`SELECT ${ROW} FROM ${JOINED} WHERE u.urn = ? AND a.aspect = ? AND a.version = ?`),
     maxVersion: db.prepare(
       `SELECT COALESCE(MAX(a.version), 0) AS v FROM ${JOINED} WHERE u.urn = ? AND a.aspect = ?`,

@@ -1,12 +1,14 @@
 import type { Worker } from 'node:worker_threads'
-import { fromWireError, startWorker, UnavailableError } from '@catalog/core'
-import type { WriteOutcome } from '@catalog/store'
+import { fromWireError, startWorker, UnavailableError, type WireError } from '@catalog/core'
+import { LatestChangedError, type WriteOutcome } from '@catalog/store'
 import type { CheckpointResult, WireBatch, WriterCall, WriterReply } from './sqlite-write-wire.js'
 
 const WORKER_URL = new URL('./sqlite-write-worker.mjs', import.meta.url)
 
+type Answer = WriteOutcome | CheckpointResult | ReadonlyArray<Uint8Array | null>
+
 interface InFlight {
-  readonly resolve: (answer: WriteOutcome | CheckpointResult) => void
+  readonly resolve: (answer: Answer) => void
   readonly reject: (err: Error) => void
 }
 
@@ -45,6 +47,25 @@ export class SqliteWriteThread {
     return new Promise<CheckpointResult>((resolve, reject) => {
       this.inFlight.set(id, { resolve: resolve as InFlight['resolve'], reject })
       worker.postMessage({ id, checkpoint: true } satisfies WriterCall)
+    })
+  }
+
+  /**
+   * The latest values of aspects as the UTF-8 bytes of their stored text (null when absent), read
+   * on the thread's connection into shared memory: a 16 MB value read on the event loop held it
+   * ~30 ms. Waits behind a write the thread is committing; sees what is committed.
+   */
+  async read(
+    keys: ReadonlyArray<{ urn: string; aspect: string }>,
+  ): Promise<ReadonlyArray<Uint8Array | null>> {
+    const worker = await this.start()
+    const id = this.nextId++
+    return new Promise<ReadonlyArray<Uint8Array | null>>((resolve, reject) => {
+      this.inFlight.set(id, { resolve: resolve as InFlight['resolve'], reject })
+      worker.postMessage({
+        id,
+        read: keys.map((k) => ({ urn: k.urn, aspect: k.aspect })),
+      } satisfies WriterCall)
     })
   }
 
@@ -92,8 +113,11 @@ export class SqliteWriteThread {
         }
         const call = this.inFlight.get(reply.id)
         this.inFlight.delete(reply.id)
-        if (reply.ok) call?.resolve('checkpoint' in reply ? reply.checkpoint : reply.outcome)
-        else call?.reject(fromWireError(reply.error))
+        if (reply.ok)
+          call?.resolve(
+            'checkpoint' in reply ? reply.checkpoint : 'values' in reply ? reply.values : reply.outcome,
+          )
+        else call?.reject(fromWire(reply.error))
       })
       worker.on('error', (err) => {
         if (!ready)
@@ -118,4 +142,11 @@ export class SqliteWriteThread {
     })
     return starting
   }
+}
+
+/** A write's failure again on the event loop, a {@link LatestChangedError} included (the caller retries on it). */
+function fromWire(error: WireError): Error {
+  return error.name === LatestChangedError.name
+    ? LatestChangedError.fromMessage(error.message)
+    : fromWireError(error)
 }

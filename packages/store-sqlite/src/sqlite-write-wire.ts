@@ -17,8 +17,10 @@ export function writeWeight(batch: WriteBatch): number | undefined {
   for (const m of batch.mutations) {
     if (m.kind === 'patch' || m.kind === 'rollback') return undefined
     weight += 200
-    if (m.kind === 'upsert')
-      weight += (m.valueJson?.length ?? 0) + (m.edgesJson ? m.edgesJson.length : 100 * m.edges.length)
+    if (m.kind !== 'upsert') continue
+    weight += (m.valueJson?.length ?? 0) + (m.edgesJson ? m.edgesJson.length : 100 * m.edges.length)
+    // The latest value a patch was applied to is read and compared in the write.
+    if (m.precondition?.require === 'latest-unchanged') weight += m.precondition.latestUtf8?.byteLength ?? 0
   }
   for (const d of batch.defaults ?? []) for (const a of d.aspects) weight += 200 + 100 * a.edges.length
   return weight
@@ -34,6 +36,12 @@ export interface WireBatch {
   readonly values: readonly string[]
   /** Each upsert's edges as JSON text, in mutation order. */
   readonly edges: readonly string[]
+  /**
+   * The `latestUtf8` bytes of `latest-unchanged` preconditions, in mutation order (shared, not
+   * copied, when their buffer is a `SharedArrayBuffer`); each such precondition crosses as
+   * `{require, at}`, `at` its place here (a null `latestUtf8` stays in place).
+   */
+  readonly latest?: readonly Uint8Array[]
 }
 
 /** Longest stretch of serializing between two event-loop turns. */
@@ -51,6 +59,7 @@ const SLICE_MS = 8
 export async function batchToWire(batch: WriteBatch): Promise<WireBatch> {
   const values: string[] = []
   const edges: string[] = []
+  const latest: Uint8Array[] = []
   let until = performance.now() + SLICE_MS
   const serialize = async (members: readonly unknown[], one: (member: unknown) => string) => {
     // Joined a thousand at a time, so that no step copies the whole batch's text at once.
@@ -78,13 +87,24 @@ export async function batchToWire(batch: WriteBatch): Promise<WireBatch> {
     // Copied member by member: `value` and `edges` may be getters that parse their text, never read here.
     const rest: Record<string, unknown> = {}
     for (const key of Object.keys(m) as Array<keyof typeof m>) if (!TEXT_FORMS.has(key)) rest[key] = m[key]
+    const pre = m.precondition
+    if (pre?.require === 'latest-unchanged' && pre.latestUtf8 !== null) {
+      // Megabytes of JSON text: not written into the batch's text.
+      rest.precondition = { require: pre.require, at: latest.length }
+      latest.push(pre.latestUtf8)
+    }
     return JSON.stringify(rest)
   })
   const defaults = batch.defaults && (await serialize(batch.defaults, (d) => JSON.stringify(d)))
   const { mutations: _mutations, defaults: _defaults, ...others } = batch
   const head = JSON.stringify(others).slice(1, -1)
   const members = [head, `"mutations":${mutations}`, ...(defaults ? [`"defaults":${defaults}`] : [])]
-  return { batch: `{${members.filter((m) => m !== '').join(',')}}`, values, edges }
+  return {
+    batch: `{${members.filter((m) => m !== '').join(',')}}`,
+    values,
+    edges,
+    ...(latest.length > 0 ? { latest } : {}),
+  }
 }
 
 /** The batch again on the writer's side; upserts have `valueJson`, their edges, and an empty `value` the writer never reads. */
@@ -96,6 +116,10 @@ export function batchFromWire(wire: WireBatch): WriteBatch {
     m.value = {}
     m.valueJson = wire.values[i]
     m.edges = JSON.parse(wire.edges[i] as string)
+    const pre = m.precondition as { require?: string; at?: number } | undefined
+    if (pre?.require === 'latest-unchanged' && pre.at !== undefined) {
+      m.precondition = { require: pre.require, latestUtf8: wire.latest?.[pre.at] ?? new Uint8Array() }
+    }
     i++
   }
   return batch as unknown as WriteBatch
@@ -109,21 +133,24 @@ export interface CheckpointResult {
 }
 
 /**
- * Writer thread to event loop: the outcome of write `id`, what checkpoint `id` did, the failure
- * of either, or the thread's start-up failure.
+ * Writer thread to event loop: the outcome of write `id`, what checkpoint `id` did, the values
+ * read `id` read (UTF-8 bytes in shared memory, null when absent), the failure of any, or the
+ * thread's start-up failure.
  */
 export type WriterReply =
   | { readonly id: number; readonly ok: true; readonly outcome: WriteOutcome }
   | { readonly id: number; readonly ok: true; readonly checkpoint: CheckpointResult }
+  | { readonly id: number; readonly ok: true; readonly values: ReadonlyArray<Uint8Array | null> }
   | { readonly id: number; readonly ok: false; readonly error: WireError }
   | { readonly ready: true }
   | { readonly ready: false; readonly error: WireError }
 
 /**
- * Event loop to writer thread: write a batch (as text), checkpoint the WAL (PASSIVE), or close
- * the connection and end.
+ * Event loop to writer thread: write a batch (as text), checkpoint the WAL (PASSIVE), read the
+ * latest values of large aspects (as UTF-8 bytes), or close the connection and end.
  */
 export type WriterCall =
   | { readonly id: number; readonly batch: WireBatch }
   | { readonly id: number; readonly checkpoint: true }
+  | { readonly id: number; readonly read: ReadonlyArray<{ readonly urn: string; readonly aspect: string }> }
   | { readonly close: true }

@@ -26,12 +26,18 @@ const { file } = workerData as { file: string }
 
 let db: Database.Database | undefined
 let writer: SqliteWriter | undefined
+let latest: Database.Statement | undefined
 try {
   db = new Database(file, { fileMustExist: true })
   db.pragma('synchronous = NORMAL')
   db.pragma('busy_timeout = 5000')
   db.pragma('cache_size = -16000')
   writer = new SqliteWriter(db)
+  latest = db
+    .prepare(
+      'SELECT CAST(a.metadata AS BLOB) FROM urns u CROSS JOIN aspect_rows a ON a.eid = u.id WHERE u.urn = ? AND a.aspect = ? AND a.version = 0',
+    )
+    .pluck()
   post({ ready: true })
 } catch (err) {
   db?.close()
@@ -47,6 +53,18 @@ port.on('message', (call: WriterCall) => {
   }
   if (!writer || !db) return
   try {
+    if ('read' in call) {
+      // Copied to shared memory here, so that the event loop gets the bytes without a copy.
+      const values = call.read.map((k) => {
+        const bytes = latest?.get(k.urn, k.aspect) as Buffer | undefined
+        if (bytes === undefined) return null
+        const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength))
+        shared.set(bytes)
+        return shared
+      })
+      post({ id: call.id, ok: true, values })
+      return
+    }
     if ('checkpoint' in call) {
       // PASSIVE: copies what no reader still needs, never waits for readers nor blocks writers.
       const [result] = db.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[]

@@ -7,6 +7,7 @@ import {
   ValidationError,
 } from '@catalog/core'
 import type {
+  CreatePrecondition,
   DeleteAspect,
   EdgeTarget,
   Mutation,
@@ -17,7 +18,7 @@ import type {
   WriteBatch,
   WriteOutcome,
 } from '@catalog/store'
-import { patchToUpsert } from '@catalog/store'
+import { isLatestUnchanged, LatestChangedError, patchToUpsert } from '@catalog/store'
 import type Database from 'better-sqlite3'
 import { UrnIds } from './sqlite-urn-ids.js'
 
@@ -235,7 +236,11 @@ export class SqliteWriter {
     const known = fresh ? undefined : this.idOf(m.urn)
     const current =
       known === undefined ? undefined : (s.latestOne.get(known, m.aspect) as LatestRow | undefined)
-    if (current && m.precondition?.require === 'aspect-absent') {
+    const pre = m.precondition
+    if (pre?.require === 'latest-unchanged' && !isLatestUnchanged(pre, current?.metadata)) {
+      throw new LatestChangedError(m.urn, m.aspect)
+    }
+    if (current && pre?.require === 'aspect-absent') {
       return refuse(m, 'Cannot perform CREATE since the aspect already exists.')
     }
     if (current && current.metadata === json) {
@@ -373,7 +378,7 @@ export class SqliteWriter {
 
 /** A write whose precondition failed: skipped when it asked to be dropped, refused otherwise. */
 function refuse(m: UpsertAspect, message: string): false {
-  if (m.precondition?.drop) return false
+  if ((m.precondition as CreatePrecondition | undefined)?.drop) return false
   throw new ValidationError(`${message} (${m.urn}, ${m.aspect})`)
 }
 

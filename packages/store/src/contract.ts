@@ -7,6 +7,7 @@ import { type AuditStamp, ValidationError } from '@catalog/core'
 import type { Test } from 'tap'
 import { runAdminContract } from './contract-admin.js'
 import { runGraphContract } from './contract-graph.js'
+import { runLatestUnchangedContract } from './contract-latest-unchanged.js'
 import { runTimeseriesContract } from './contract-timeseries.js'
 import type { EdgeTarget, MetadataStore, Mutation, WriteBatch } from './port.js'
 
@@ -542,6 +543,7 @@ export function runStoreContract(t: Test, name: string, factory: StoreFactory): 
 
     runTimeseriesContract(t, () => store, factory)
     runAdminContract(t, () => store, factory)
+    runLatestUnchangedContract(t, () => store)
 
     if (factory.reopen) {
       const reopen = factory.reopen

@@ -1,4 +1,5 @@
 export * from './admin-port.js'
 export * from './graph-port.js'
+export * from './latest-changed-error.js'
 export * from './port.js'
 export * from './timeseries-port.js'

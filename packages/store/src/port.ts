@@ -27,7 +27,10 @@ export interface UpsertAspect {
   readonly edges: readonly EdgeTarget[]
   /** `edges` as JSON text, when the caller already has it (as {@link valueJson}). */
   readonly edgesJson?: string
-  /** Write only when nothing exists yet: DataHub's CREATE ({@link WritePrecondition}). */
+  /**
+   * Write only when nothing exists yet (DataHub's CREATE, {@link CreatePrecondition}), or only
+   * when the latest value is still the one a patch was applied to ({@link LatestUnchanged}).
+   */
   readonly precondition?: WritePrecondition
 }
 
@@ -38,10 +41,28 @@ export interface UpsertAspect {
  * message, unless `drop` is set (DataHub's `If-None-Match: *` header): then it is skipped and
  * reported unchanged.
  */
-export interface WritePrecondition {
+export interface CreatePrecondition {
   readonly require: 'aspect-absent' | 'entity-absent'
   readonly drop?: boolean
 }
+
+/**
+ * A patch applied outside the write transaction (a large aspect, on a worker thread) is written
+ * as an upsert of its result guarded by this: the write happens only when the aspect's latest
+ * stored value, at that point of the transaction, is exactly `latestUtf8` (the bytes
+ * {@link AspectStore.latestAspectUtf8} read and the patch was applied to), or is absent when
+ * `latestUtf8` is null. Otherwise the batch fails with a {@link LatestChangedError} and nothing of
+ * it is written; the caller applies the patch again to a fresh read. The stored text is the
+ * token because it is exact where version numbers are not (a rollback or a delete and re-create
+ * reuses them), the store reads the latest row in the upsert anyway, and as bytes (shareable
+ * between threads) it crosses to a writer thread without a copy.
+ */
+export interface LatestUnchanged {
+  readonly require: 'latest-unchanged'
+  readonly latestUtf8: Uint8Array | null
+}
+
+export type WritePrecondition = CreatePrecondition | LatestUnchanged
 
 /** The new value of an aspect, computed from its latest value inside the write transaction. */
 export interface PatchResult {
@@ -52,7 +73,8 @@ export interface PatchResult {
 /**
  * Read-modify-write of one aspect, atomic with respect to every other write (PATCH proposals,
  * GraphQL mutations): the store reads the latest value, calls `apply`, and stores its result
- * as an upsert would, in the same transaction.
+ * as an upsert would, in the same transaction. (A large aspect's patch is applied off the event
+ * loop instead and written as an upsert guarded by {@link LatestUnchanged}.)
  */
 export interface PatchAspect {
   readonly kind: 'patch'
@@ -160,6 +182,12 @@ export interface StoredAspectJson {
   readonly systemMetadataJson: string | null
 }
 
+/** One aspect of one entity. */
+export interface AspectKey {
+  readonly urn: string
+  readonly aspect: string
+}
+
 /** Selects latest aspect rows for re-indexing (`restoreIndices`). */
 export interface AspectScan {
   readonly urn?: string
@@ -204,6 +232,15 @@ export interface AspectStore {
   latestJson?(urns: readonly string[], aspects?: readonly string[]): Promise<Map<string, StoredAspectJson[]>>
 
   /**
+   * The latest value of each aspect as the UTF-8 bytes of the JSON text the store holds
+   * (undefined when it has none), in `keys` order: what a patch applied off the event loop starts
+   * from, and the token of its {@link LatestUnchanged} write. Bytes, because a 16 MB value read as
+   * a string took the event loop 30-40 ms and then a copy for each thread it went to. Optional:
+   * without it every patch is applied in the write transaction.
+   */
+  latestAspectUtf8?(keys: readonly AspectKey[]): Promise<Array<Uint8Array | undefined>>
+
+  /**
    * One version of one aspect: 0 is the latest, N > 0 a previous value (1 the oldest), and
    * -k the k-th newest previous value. Undefined when there is no such row.
    */
@@ -234,6 +271,17 @@ export interface AspectStore {
 
 /** The whole metadata store port: aspects and change log, graph, time series, runs and counts. */
 export interface MetadataStore extends AspectStore, GraphStore, TimeseriesStore, AdminStore {}
+
+/**
+ * Whether `stored` (the latest value's text at the write, undefined when absent) is the value a
+ * {@link LatestUnchanged} write was prepared from: adapters call it inside their write transaction.
+ */
+export function isLatestUnchanged(pre: LatestUnchanged, stored: string | undefined): boolean {
+  const expected = pre.latestUtf8
+  if (stored === undefined || expected === null) return stored === undefined && expected === null
+  if (Buffer.byteLength(stored) !== expected.byteLength) return false
+  return Buffer.from(stored).equals(expected)
+}
 
 /** The upsert a patch amounts to, given the latest value (adapters call it inside their write transaction). */
 export function patchToUpsert(m: PatchAspect, current: Record<string, unknown> | undefined): UpsertAspect {

@@ -15,6 +15,7 @@ import {
 } from '@catalog/core'
 import type { EntityDefaults, Mutation, WriteBatch, WritePrecondition } from '@catalog/store'
 import type { Proposal, SnapshotEntity } from '../schemas/ingest.js'
+import type { OffLoopPatch } from './patch-off-loop.js'
 
 export const UPSERT_LIKE = new Set(['UPSERT', 'CREATE', 'UPDATE', 'RESTATE', 'CREATE_ENTITY'])
 const ALL_CHANGE_TYPES = ['UPSERT', 'CREATE', 'UPDATE', 'DELETE', 'PATCH', 'RESTATE', 'CREATE_ENTITY']
@@ -39,7 +40,8 @@ function precondition(
 /**
  * One call's proposals or snapshots as one atomic store batch: validated against the registry,
  * with DataHub's default aspects for new entities, derived relationship edges, and PATCH
- * proposals as read-modify-write mutations the store applies atomically.
+ * proposals as read-modify-write mutations the store applies atomically (or, applied off the
+ * event loop already, as upserts guarded by "the latest value is still the one patched").
  */
 export class BatchBuilder {
   private readonly mutations: Mutation[] = []
@@ -50,12 +52,22 @@ export class BatchBuilder {
     private readonly created: AuditStamp,
   ) {}
 
+  /**
+   * The first refusal of a patch applied off the event loop: thrown by {@link build}, after every
+   * proposal's own checks, where the in-transaction path would refuse it (at commit).
+   */
+  private refused: Error | undefined
+
   build(): WriteBatch {
+    if (this.refused) throw this.refused
     return { mutations: this.mutations, defaults: [...this.defaults.values()], created: this.created }
   }
 
-  /** Adds one proposal; `large` is its aspect value already prepared off the event loop, if it was. */
-  addProposal(p: Proposal, where: string, large?: PreparedAspect | Error): void {
+  /**
+   * Adds one proposal; `large` is its aspect value already prepared off the event loop, if it
+   * was, and `patched` a PATCH already applied off the event loop ({@link PatchOffLoop}).
+   */
+  addProposal(p: Proposal, where: string, large?: PreparedAspect | Error, patched?: OffLoopPatch): void {
     const entity = this.registry.entity(p.entityType)
     const changeType = p.changeType.toUpperCase()
     if (!ALL_CHANGE_TYPES.includes(changeType)) {
@@ -93,6 +105,10 @@ export class BatchBuilder {
     if (large instanceof Error) throw large
     if (large && changeType !== 'PATCH') {
       this.addPrepared(ref, spec, large, p.systemMetadata, precondition(changeType, p.headers))
+      return
+    }
+    if (changeType === 'PATCH' && patched) {
+      this.addPatched(ref, spec, patched, p.systemMetadata, where)
       return
     }
     let raw: unknown
@@ -184,6 +200,35 @@ export class BatchBuilder {
         const value = registry.validateAspect(spec, applyPatch(spec.name, current, request, { urn: ref.urn }))
         return { value, edges: registry.edges(entity, spec.name, value) }
       },
+    })
+  }
+
+  /**
+   * {@link addPatch} for a patch the large-aspect worker applied to the latest value it was given:
+   * written as an upsert of the result, only onto that value (`latest-unchanged`). A malformed
+   * patch is refused here, as {@link addPatch} does; a refused result at {@link build}.
+   */
+  private addPatched(
+    ref: EntityRef,
+    spec: AspectSpec,
+    patched: OffLoopPatch,
+    systemMetadata: SystemMetadata | undefined,
+    where: string,
+  ): void {
+    if (spec.timeseries) {
+      throw new ValidationError(
+        `${where}: ChangeType not supported: PATCH for aspect ${spec.name} (a time-series aspect)`,
+      )
+    }
+    const { outcome, base } = patched
+    if (!outcome.ok) {
+      if (!outcome.applying) throw outcome.error
+      this.refused ??= outcome.error
+      return
+    }
+    this.addPrepared(ref, spec, outcome.prepared, systemMetadata, {
+      require: 'latest-unchanged',
+      latestUtf8: base,
     })
   }
 

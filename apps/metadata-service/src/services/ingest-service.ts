@@ -13,6 +13,7 @@ import type { Proposal, SnapshotEntity } from '../schemas/ingest.js'
 
 import { BatchBuilder, UPSERT_LIKE } from './batch-builder.js'
 import { inSlices } from './in-slices.js'
+import { PatchOffLoop } from './patch-off-loop.js'
 
 /** Called after a write is durable, with its change-log position (one-process read-your-writes). */
 export type AfterWrite = (seq: number) => Promise<void>
@@ -24,21 +25,31 @@ export type AfterWrite = (seq: number) => Promise<void>
  * applies atomically.
  */
 export class IngestService {
+  private readonly patches: PatchOffLoop
+
   constructor(
     private readonly registry: Registry,
     private readonly store: MetadataStore,
     private readonly afterWrite?: AfterWrite,
-  ) {}
+  ) {
+    this.patches = new PatchOffLoop(registry, store)
+  }
 
-  /** Applies proposals all-or-nothing; returns the URN of the first. */
+  /**
+   * Applies proposals all-or-nothing; returns the URN of the first. PATCHes of large aspects
+   * are applied off the event loop ({@link PatchOffLoop}); the batch is built again when one of
+   * them has to be applied again.
+   */
   async ingestProposals(proposals: readonly Proposal[], actor: string): Promise<WriteOutcome> {
     const created = stamp(actor)
     const where = (i: number) => (proposals.length > 1 ? `proposals[${i}]` : 'proposal')
     const large = await this.prepareLarge(proposals, where)
-    const builder = new BatchBuilder(this.registry, created)
-    // Validated in slices of a few milliseconds: a batch of 10,000 held the event loop ~0.5 s.
-    await inSlices(proposals, (p, i) => builder.addProposal(p, where(i), large.get(i)))
-    return this.commit(builder.build())
+    return this.patches.run(proposals, where, async (patched) => {
+      const builder = new BatchBuilder(this.registry, created)
+      // Validated in slices of a few milliseconds: a batch of 10,000 held the event loop ~0.5 s.
+      await inSlices(proposals, (p, i) => builder.addProposal(p, where(i), large.get(i), patched.get(i)))
+      return this.commit(builder.build())
+    })
   }
 
   /**

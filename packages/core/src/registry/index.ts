@@ -3,7 +3,9 @@ export { DEFAULT_BROWSE_PATHS, SNAPSHOTS } from './entity-behaviour.js'
 export {
   LARGE_ASPECT_CHARS,
   type PreparedAspect,
+  type PreparedPatch,
   prepareLargeAspect,
+  prepareLargePatch,
   warmLargeAspectWorker,
 } from './large-aspect-thread.js'
 export { CHART_TYPES, ML_FEATURE_DATA_TYPES } from './model/enums.js'

@@ -12,7 +12,30 @@ export interface PrepareCall {
   readonly where: string
 }
 
-/** The worker's answer: the prepared aspect as text, or why it is refused. */
+/** What the event loop asks of the large-aspect worker: a PATCH to apply to an aspect's latest value, then prepare. */
+export interface PatchCall {
+  readonly id: number
+  /** The entity type's name (`dataset`). */
+  readonly entityType: string
+  readonly aspect: string
+  /** The entity's URN (templates name it in their messages). */
+  readonly urn: string
+  /**
+   * The latest stored value as the UTF-8 bytes of its JSON text (best on a `SharedArrayBuffer`:
+   * shared, not copied); null when the aspect has none (the patch starts from its default).
+   */
+  readonly latest: Uint8Array | null
+  /** The patch as sent (a JSON Patch, or DataHub's `{patch, arrayPrimaryKeys}`), as JSON text. */
+  readonly patch: string
+  /** Where the patch sits in the request, for messages (`proposal`, `proposals[3]`). */
+  readonly where: string
+}
+
+/**
+ * The worker's answer: the prepared aspect as text, or why it is refused. A refused patch says
+ * whether the patch itself was malformed (`input`: bad JSON, not a patch) or its result was
+ * refused (`apply`: an operation failed, the result breaks the schema).
+ */
 export type PrepareReply =
   | { readonly id: number; readonly ok: true; readonly valueJson: string; readonly edgesJson: string }
-  | { readonly id: number; readonly ok: false; readonly error: WireError }
+  | { readonly id: number; readonly ok: false; readonly error: WireError; readonly stage?: 'input' | 'apply' }

@@ -1,6 +1,8 @@
 import t from 'tap'
 import { InvalidInputError, ValidationError } from '../errors.js'
-import { prepareLargeAspect } from './large-aspect-thread.js'
+import { applyPatch } from '../patch/apply.js'
+import { parsePatchBody } from '../patch/parse-patch-body.js'
+import { prepareLargeAspect, prepareLargePatch } from './large-aspect-thread.js'
 import { canonicalJson } from './normalize.js'
 import { Registry } from './registry.js'
 
@@ -133,3 +135,62 @@ t.test('a 20,000-field schema leaves the event loop free while it is prepared', 
     `the event loop stalled at most ${worst.toFixed(0)} ms, under a quarter of the ${baseline.toFixed(0)} ms the work takes on it`,
   )
 })
+
+t.test(
+  'a PATCH applied by the worker gives what the store’s transaction gives on the event loop',
+  async (t) => {
+    const text = schemaText(500)
+    const latest = new TextEncoder().encode(text)
+    const ops = [
+      { op: 'add', path: '/fields/3/description', value: 'changed' },
+      { op: 'add', path: '/schemaName', value: 'renamed' },
+    ]
+    const patch = (body: unknown, base: Uint8Array | null = latest) =>
+      prepareLargePatch({
+        entityType: 'dataset',
+        aspect: 'schemaMetadata',
+        urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,p,PROD)',
+        latest: base,
+        patch: typeof body === 'string' ? body : JSON.stringify(body),
+        where: 'proposals[2]',
+      })
+    const onLoop = (body: unknown, current: Record<string, unknown> | undefined) => {
+      const value = registry.validateAspect(spec, applyPatch('schemaMetadata', current, parsePatchBody(body)))
+      return { value, edges: registry.edges(dataset, 'schemaMetadata', value) }
+    }
+    const done = await patch(ops)
+    if (!done.ok) throw done.error
+    const expected = onLoop(ops, JSON.parse(text))
+    t.equal(done.prepared.valueJson, canonicalJson(expected.value), 'the same stored text')
+    t.same(
+      done.prepared.edges,
+      expected.edges.map((e) => ({ type: e.type, destination: e.destination })),
+    )
+    t.equal(latest.byteLength, Buffer.byteLength(text), 'the latest value is not moved away')
+
+    const fresh = await patch([{ op: 'add', path: '/schemaName', value: 'x' }], null)
+    t.same(
+      fresh.ok ? undefined : [fresh.error.constructor, fresh.applying],
+      [ValidationError, true],
+      'absent: patched from {}, then validated',
+    )
+
+    const broken = await patch('[{"op": ')
+    t.same(broken.ok ? undefined : [broken.error.constructor, broken.applying], [InvalidInputError, false])
+    t.match(broken.ok ? '' : broken.error.message, /^proposals\[2\]\.aspect\.value is not valid JSON: /)
+    const notPatch = await patch({ patch: 5 })
+    t.same(notPatch.ok ? undefined : notPatch.applying, false, 'a malformed patch body is the input’s fault')
+    const failing = await patch([{ op: 'test', path: '/schemaName', value: 'other' }])
+    let message = ''
+    try {
+      onLoop([{ op: 'test', path: '/schemaName', value: 'other' }], JSON.parse(text))
+    } catch (err) {
+      message = (err as Error).message
+    }
+    t.same(
+      failing.ok ? undefined : [failing.error.message, failing.applying],
+      [message, true],
+      'the same refusal',
+    )
+  },
+)

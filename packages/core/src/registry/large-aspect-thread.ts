@@ -1,6 +1,6 @@
 import { fromWireError } from '../wire-error.js'
 import { WorkerCalls } from '../worker-calls.js'
-import type { PrepareCall, PrepareReply } from './large-aspect-protocol.js'
+import type { PatchCall, PrepareCall, PrepareReply } from './large-aspect-protocol.js'
 
 /**
  * Aspect JSON text at least this long is validated by the large-aspect worker; shorter text on
@@ -20,7 +20,7 @@ export interface PreparedAspect {
   readonly edgesJson: string
 }
 
-const calls = new WorkerCalls<PrepareCall, PrepareReply>(
+const calls = new WorkerCalls<PrepareCall | PatchCall, PrepareReply>(
   new URL('./large-aspect-worker.mjs', import.meta.url),
   'the aspect validation worker stopped; retry the write',
 )
@@ -37,6 +37,28 @@ export async function prepareLargeAspect(input: Omit<PrepareCall, 'id'>): Promis
   const reply = await calls.call(input, transfer)
   if (!reply.ok) throw fromWireError(reply.error)
   return prepared(reply.valueJson, reply.edgesJson)
+}
+
+/**
+ * A PATCH prepared by the worker: the result as {@link prepareLargeAspect} gives it, or why it is
+ * refused, with `applying` false when the patch itself is malformed (bad JSON, not a patch: the
+ * batch builder refuses that at the proposal's turn) and true when applying it failed or its
+ * result breaks the schema (the store's transaction refuses that, at commit).
+ */
+export type PreparedPatch =
+  | { readonly ok: true; readonly prepared: PreparedAspect }
+  | { readonly ok: false; readonly error: Error; readonly applying: boolean }
+
+/**
+ * Applies a PATCH to an aspect's latest value (its JSON text's bytes, null when absent: the patch
+ * then starts from the aspect's default) on the worker thread, then validates, normalizes and derives
+ * edges as {@link prepareLargeAspect}: what the store's transaction does on the event loop with
+ * `applyPatch`, `Registry.validateAspect` and `Registry.edges`, with the same messages.
+ */
+export async function prepareLargePatch(input: Omit<PatchCall, 'id'>): Promise<PreparedPatch> {
+  const reply = await calls.call(input)
+  if (!reply.ok) return { ok: false, error: fromWireError(reply.error), applying: reply.stage !== 'input' }
+  return { ok: true, prepared: prepared(reply.valueJson, reply.edgesJson) }
 }
 
 /**

@@ -1,15 +1,18 @@
 import { parentPort } from 'node:worker_threads'
 import { InvalidInputError } from '../errors.js'
+import { applyPatch } from '../patch/apply.js'
+import { parsePatchBody } from '../patch/parse-patch-body.js'
 import { lowerThreadPriority } from '../thread-priority.js'
 import { toWireError } from '../wire-error.js'
-import type { PrepareCall, PrepareReply } from './large-aspect-protocol.js'
+import type { PatchCall, PrepareCall, PrepareReply } from './large-aspect-protocol.js'
 import { canonicalJson } from './normalize.js'
 import { Registry } from './registry.js'
 
 /**
- * The large-aspect worker: parses, validates and normalizes an aspect's JSON text and derives
- * its edges with its own registry, answering with text (the stored form and the edges), so
- * that a 6 MB schema costs the event loop string copies only.
+ * The large-aspect worker: parses, validates and normalizes an aspect's JSON text (or applies a
+ * PATCH to the latest value's text first) and derives its edges with its own registry, answering
+ * with text (the stored form and the edges), so that a 16 MB schema costs the event loop string
+ * copies only.
  */
 // The event loop answering requests comes first when the CPU is short.
 lowerThreadPriority()
@@ -18,23 +21,53 @@ if (!port) throw new Error('large-aspect-worker runs as a worker thread')
 const registry = new Registry()
 const decoder = new TextDecoder()
 
-port.on('message', (call: PrepareCall) => {
-  let reply: PrepareReply
+/** JSON text sent in a request, parsed; a refusal names where it sits, as the event-loop path does. */
+function parseSent(text: string, where: string): unknown {
   try {
-    let raw: unknown
-    try {
-      raw = JSON.parse(typeof call.text === 'string' ? call.text : decoder.decode(call.text))
-    } catch (err) {
-      throw new InvalidInputError(`${call.where}.aspect.value is not valid JSON: ${(err as Error).message}`)
-    }
-    const entity = registry.entity(call.entityType)
-    const value = registry.validateAspect(registry.aspect(entity, call.aspect), raw)
-    const edges = registry
-      .edges(entity, call.aspect, value)
-      .map((e) => ({ type: e.type, destination: e.destination }))
-    reply = { id: call.id, ok: true, valueJson: canonicalJson(value), edgesJson: JSON.stringify(edges) }
+    return JSON.parse(text)
   } catch (err) {
-    reply = { id: call.id, ok: false, error: toWireError(err) }
+    throw new InvalidInputError(`${where}.aspect.value is not valid JSON: ${(err as Error).message}`)
+  }
+}
+
+/** The validated value and its edges, as text. */
+function prepared(id: number, entityType: string, aspect: string, raw: unknown): PrepareReply {
+  const entity = registry.entity(entityType)
+  const value = registry.validateAspect(registry.aspect(entity, aspect), raw)
+  const edges = registry
+    .edges(entity, aspect, value)
+    .map((e) => ({ type: e.type, destination: e.destination }))
+  return { id, ok: true, valueJson: canonicalJson(value), edgesJson: JSON.stringify(edges) }
+}
+
+/** As the batch builder and the store's transaction do it on the event loop, in the same steps. */
+function patch(call: PatchCall): PrepareReply {
+  let request: ReturnType<typeof parsePatchBody>
+  try {
+    request = parsePatchBody(parseSent(call.patch, call.where))
+  } catch (err) {
+    return { id: call.id, ok: false, error: toWireError(err), stage: 'input' }
+  }
+  try {
+    const current =
+      call.latest === null ? undefined : (JSON.parse(decoder.decode(call.latest)) as Record<string, unknown>)
+    const raw = applyPatch(call.aspect, current, request, { urn: call.urn })
+    return prepared(call.id, call.entityType, call.aspect, raw)
+  } catch (err) {
+    return { id: call.id, ok: false, error: toWireError(err), stage: 'apply' }
+  }
+}
+
+port.on('message', (call: PrepareCall | PatchCall) => {
+  let reply: PrepareReply
+  if ('patch' in call) reply = patch(call)
+  else {
+    try {
+      const text = typeof call.text === 'string' ? call.text : decoder.decode(call.text)
+      reply = prepared(call.id, call.entityType, call.aspect, parseSent(text, call.where))
+    } catch (err) {
+      reply = { id: call.id, ok: false, error: toWireError(err) }
+    }
   }
   port.postMessage(reply)
 })
