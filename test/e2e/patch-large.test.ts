@@ -3,7 +3,7 @@ import type { MetadataStore, WriteBatch } from '@catalog/store'
 import t from 'tap'
 import { build, getJson, type Json, postJson } from '../helpers/build.js'
 import { gql } from '../helpers/mutation-kit.js'
-import { schemaMetadata } from '../helpers/wide-schema.js'
+import { schemaMetadata, taggedField } from '../helpers/wide-schema.js'
 
 /**
  * PATCH proposals of large aspects are applied off the event loop (the latest value read as
@@ -17,13 +17,7 @@ const urn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,patch_la
 const enc = encodeURIComponent
 const N = 600
 
-const field = (name: string, description: string) => ({
-  fieldPath: name,
-  nativeDataType: 'string',
-  type: { type: { 'com.linkedin.schema.StringType': {} } },
-  description,
-  globalTags: { tags: [{ tag: `urn:li:tag:${name}` }] },
-})
+const field = taggedField
 const fields = (n: number) =>
   Array.from({ length: n }, (_, i) => field(`col_${i}`, `column ${i} ${'d'.repeat(500)}`))
 /** A schemaMetadata past the large-aspect threshold. */

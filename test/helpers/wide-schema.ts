@@ -1,5 +1,16 @@
 const STAMP = { time: 0, actor: 'urn:li:corpuser:datahub' }
 
+/** A string column tagged with a tag of its own name (`urn:li:tag:<name>`). */
+export function taggedField(name: string, description: string) {
+  return {
+    fieldPath: name,
+    nativeDataType: 'string',
+    type: { type: { 'com.linkedin.schema.StringType': {} } },
+    description,
+    globalTags: { tags: [{ tag: `urn:li:tag:${name}` }] },
+  }
+}
+
 /** A hive `schemaMetadata` holding `fields`: the large aspect the heavy-write tests send. */
 export function schemaMetadata(fields: readonly unknown[], schemaName = 'wide') {
   return {
