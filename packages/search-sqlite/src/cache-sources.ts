@@ -1,20 +1,24 @@
 import type Database from 'better-sqlite3'
-import type { DocRow, FacetPosting } from './facet-cache.js'
+import type { DocRow, FacetPosting } from './facet-loader.js'
 
 /**
- * Every document's type, soft-delete flag and number of words in its entity type's best fields,
- * for the facet cache (the words counted from FTS5's per-column sizes, `fts_docsize`: SQLite
+ * Up to `limit` documents from id `from` on: type, soft-delete flag and number of words in the
+ * entity type's best fields, for the facet cache (the words counted from FTS5's per-column sizes, `fts_docsize`: SQLite
  * varints, one per FTS column in column order).
  */
 export function* docRows(
   db: Database.Database,
   ftsFields: readonly string[],
   bestFields: (entityType: string) => ReadonlySet<string>,
+  from: number,
+  limit: number,
 ): Iterable<DocRow> {
   const rows = db
-    .prepare('SELECT d.id, d.entity_type, d.removed, s.sz FROM docs d LEFT JOIN fts_docsize s ON s.id = d.id')
+    .prepare(
+      'SELECT d.id, d.entity_type, d.removed, s.sz FROM docs d LEFT JOIN fts_docsize s ON s.id = d.id WHERE d.id >= ? ORDER BY d.id LIMIT ?',
+    )
     .raw()
-    .iterate() as Iterable<[number, string, number, Buffer | null]>
+    .all(from, limit) as Array<[number, string, number, Buffer | null]>
   const columns = new Map<string, boolean[]>()
   for (const [id, type, removed, sz] of rows) {
     let best = columns.get(type)
@@ -40,23 +44,46 @@ export function* docRows(
 }
 
 /**
- * Every facet value with the documents having it, for the facet cache: one row per value (the
+ * Values of a facet field with the documents having it, for the facet cache: those after `after`
+ * (without ASCII case) up to about `rows` rows, and the last value read (undefined at the end);
+ * one row per value (the
  * ids joined in SQL), as a row per document and value costs JavaScript several times more. The
  * joined ids are read digit by digit: splitting them first would make a string per document
  * (a value most documents have makes a million of them at 1M documents).
  */
-export function* facetPostings(
+export function facetPostings(
   db: Database.Database,
-  fields: ReadonlySet<string>,
+  field: string,
   fieldIds: ReadonlyMap<string, number>,
-): Iterable<FacetPosting> {
-  const values = db.prepare('SELECT value, group_concat(doc_id) FROM exact WHERE field = ? GROUP BY value')
-  for (const field of fields) {
-    const id = fieldIds.get(field)
-    if (id === undefined) continue
-    for (const [value, ids] of values.raw().iterate(id) as Iterable<[string, string]>)
-      yield [field, value, parseIds(ids)]
-  }
+  after: string | undefined,
+  rows: number,
+): { postings: FacetPosting[]; last: string | undefined } {
+  const id = fieldIds.get(field)
+  if (id === undefined) return { postings: [], last: undefined }
+  const from = after === undefined ? '' : 'AND value > ? COLLATE NOCASE'
+  const at = after === undefined ? [] : [after]
+  // The values (without ASCII case, the index's order) up to about `rows` rows on: values that
+  // differ only in case are read together, so no value's documents are split between reads.
+  const last = db
+    .prepare(`SELECT value FROM exact WHERE field = ? ${from} ORDER BY value COLLATE NOCASE LIMIT 1 OFFSET ?`)
+    .pluck()
+    .get(id, ...at, rows) as string | undefined
+  const to = last === undefined ? '' : 'AND value <= ? COLLATE NOCASE'
+  const postings: FacetPosting[] = []
+  for (const [value, ids] of db
+    .prepare(`SELECT value, group_concat(doc_id) FROM exact WHERE field = ? ${from} ${to} GROUP BY value`)
+    .raw()
+    .all(id, ...at, ...(last === undefined ? [] : [last])) as Array<[string, string]>)
+    postings.push([field, value, parseIds(ids)])
+  return { postings, last }
+}
+
+/** Up to `limit` words of the FTS vocabulary after `after`, in the index's order, each with its number of documents. */
+export function vocabularyPage(db: Database.Database, after: string, limit: number): Array<[string, number]> {
+  return db
+    .prepare('SELECT term, doc FROM fts_vocab WHERE term > ? ORDER BY term LIMIT ?')
+    .raw()
+    .all(after, limit) as Array<[string, number]>
 }
 
 /** The numbers of a comma-separated list of non-negative integers. */

@@ -1,19 +1,15 @@
 import { ENTITY_TYPE_FIELD, type FacetResult, type FacetValue } from '@catalog/search'
+import type { Columns } from './facet-columns.js'
+import { FacetLoader, type FacetSource } from './facet-loader.js'
 import { ValuePostings } from './value-postings.js'
 
-/** A posting of the facet loader: field name, value, and the ids of the documents having it. */
-export type FacetPosting = readonly [string, string, readonly number[]]
-/**
- * A row of the document loader: document id, entity type, soft-deleted (1) or not (0), and the
- * number of words in the entity type's best fields (see {@link FacetCache.bestSize}).
- */
-export type DocRow = readonly [number, string, number, number]
+export type { DocRow, FacetPosting, FacetSource } from './facet-loader.js'
 
-/** Where the loaders read from. */
-export interface FacetSource {
-  readonly docs: () => Iterable<DocRow>
-  readonly values: () => Iterable<FacetPosting>
-}
+/** Documents written while a load runs that it replays at its end; past this it starts over. */
+const MAX_PENDING = 65_536
+
+/** A write made while the columns load: the document's value ids, flag and size, or null (deleted). */
+type PendingWrite = { readonly vals: number[]; readonly removed: boolean; readonly size: number } | null
 
 /**
  * The facet values and visibility (entity type, soft-deleted) of every document, in memory, in
@@ -23,6 +19,8 @@ export interface FacetSource {
  * documents table. Loaded on first use; kept current by the writer ({@link set}, {@link
  * delete}; a rewritten document's values go to the end, and the arrays are compacted when
  * more than half is garbage); dropped ({@link reset}) when a write fails, reloaded on next use.
+ * The load runs in steps ({@link warm}) while the index is idle after it opens; a query that
+ * needs the columns before then finishes the load itself ({@link queryLoads} counts those).
  */
 export class FacetCache {
   private loadedState: Columns | undefined
@@ -31,6 +29,11 @@ export class FacetCache {
   private readonly values: Array<{ readonly field: string; readonly value: string }> = []
   /** Value ids by field. */
   private readonly fieldValues = new Map<string, number[]>()
+  private loader: FacetLoader | undefined
+  /** Writes made while {@link loader} runs, replayed when it is done (the last one per document). */
+  private pending = new Map<number, PendingWrite>()
+  /** Loads (or ends of loads) that a query had to do because the columns were not ready. */
+  queryLoads = 0
 
   constructor(
     /** Fields counted as facets (every entity type's `addToFilters` fields). */
@@ -38,7 +41,7 @@ export class FacetCache {
     private readonly source: FacetSource,
   ) {}
 
-  /** Records a document's facet values (a no-op until the cache is loaded). */
+  /** Records a document's facet values (a no-op until the cache is loaded or loading). */
   set(
     docId: number,
     entityType: string,
@@ -46,17 +49,25 @@ export class FacetCache {
     bestSize: number,
   ): void {
     const c = this.loadedState
-    if (!c) return
+    if (!c && !this.loader) return
     const out: number[] = [this.valueId(ENTITY_TYPE_FIELD, entityType)]
     for (const field of this.fields)
       for (const v of fields[field] ?? []) out.push(this.valueId(field, String(v)))
+    const removed = fields.removed?.includes(true) === true
+    if (!c) {
+      this.later(docId, { vals: out, removed, size: bestSize })
+      return
+    }
     this.postings?.changed(docId, c.slice(docId), out)
-    c.put(docId, out, fields.removed?.includes(true) === true, bestSize)
+    c.put(docId, out, removed, bestSize)
   }
 
   delete(docId: number): void {
     const c = this.loadedState
-    if (!c) return
+    if (!c) {
+      this.later(docId, null)
+      return
+    }
     this.postings?.changed(docId, c.slice(docId), [])
     c.remove(docId)
   }
@@ -64,6 +75,33 @@ export class FacetCache {
   reset(): void {
     this.loadedState = undefined
     this.postings = undefined
+    this.loader = undefined
+    this.pending = new Map()
+  }
+
+  /** True once the columns are loaded. */
+  get ready(): boolean {
+    return this.loadedState !== undefined
+  }
+
+  /**
+   * Loads the columns until `deadline` (a `performance.now()` time) has passed, at least one
+   * step; true once they are loaded.
+   */
+  warm(deadline: number): boolean {
+    if (this.loadedState) return true
+    this.loader ??= new FacetLoader(this.source, this.fields, (f, v) => this.valueId(f, v))
+    const columns = this.loader.step(deadline)
+    if (!columns) return false
+    // What was written while the load ran is in the rows it read or not: written again, it is current.
+    for (const [id, write] of this.pending) {
+      if (write) columns.put(id, write.vals, write.removed, write.size)
+      else columns.remove(id)
+    }
+    this.loader = undefined
+    this.pending = new Map()
+    this.loadedState = columns
+    return true
   }
 
   /** The values a field has had (value id and value), for {@link posting}. */
@@ -159,42 +197,22 @@ export class FacetCache {
   }
 
   private loaded(): Columns {
-    this.loadedState ??= this.load()
-    return this.loadedState
+    if (!this.loadedState) {
+      this.queryLoads++
+      this.warm(Number.POSITIVE_INFINITY)
+    }
+    return this.loadedState as Columns
   }
 
-  /**
-   * Reads every document, then every facet value's documents, into the columnar arrays: each
-   * document's values are counted first and then filled in, through typed arrays, so that the
-   * load makes no array or map entry per document (that peaked at ~100 MB at 100k documents).
-   */
-  private load(): Columns {
-    let typeOf = new Int32Array(1024).fill(-1)
-    let removed = new Uint8Array(1024)
-    let size = new Uint16Array(1024)
-    let docs = 0
-    for (const [id, type, gone, words] of this.source.docs()) {
-      if (id >= typeOf.length) {
-        const cap = Math.max(id + 1, typeOf.length * 2)
-        typeOf = grown(typeOf, new Int32Array(cap).fill(-1))
-        removed = grown(removed, new Uint8Array(cap))
-        size = grown(size, new Uint16Array(cap))
-      }
-      typeOf[id] = this.valueId(ENTITY_TYPE_FIELD, type)
-      removed[id] = gone === 1 ? 1 : 0
-      size[id] = Math.min(words, 0xffff)
-      docs = Math.max(docs, id + 1)
+  /** Keeps a write for the running load to replay (none runs: nothing to keep). */
+  private later(docId: number, write: PendingWrite): void {
+    if (!this.loader) return
+    this.pending.set(docId, write)
+    if (this.pending.size > MAX_PENDING) {
+      // Writes outpace the load: start it over later rather than keep them all.
+      this.loader = undefined
+      this.pending = new Map()
     }
-    const counts = new Uint32Array(docs)
-    for (let id = 0; id < docs; id++) counts[id] = (typeOf[id] as number) >= 0 ? 1 : 0
-    const postings: Array<{ readonly vid: number; readonly ids: Int32Array }> = []
-    for (const [field, value, ids] of this.source.values()) {
-      const list = Int32Array.from(ids)
-      postings.push({ vid: this.valueId(field, value), ids: list })
-      for (const id of list)
-        if (id < docs && (counts[id] as number) > 0) counts[id] = (counts[id] as number) + 1
-    }
-    return Columns.build(docs, typeOf, removed, size, counts, postings)
   }
 
   private valueId(field: string, value: string): number {
@@ -209,124 +227,5 @@ export class FacetCache {
       else this.fieldValues.set(field, [id])
     }
     return id
-  }
-}
-
-/** `into` holding `from` at its start. */
-function grown<T extends Int32Array | Uint16Array | Uint8Array>(from: ArrayLike<number>, into: T): T {
-  into.set(from)
-  return into
-}
-
-/** Growable columnar arrays: per document id its value slice and soft-delete flag. */
-class Columns {
-  start = new Int32Array(1024)
-  len = new Uint16Array(1024)
-  removed = new Uint8Array(1024)
-  size = new Uint16Array(1024)
-  vals = new Int32Array(8192)
-  private end = 0
-  private garbage = 0
-
-  /**
-   * The arrays of `docs` documents at once: a document whose type is known (`typeOf` >= 0)
-   * gets its type, then the value of each posting that holds it, in posting order (`counts`:
-   * how many values each document gets, its type included).
-   */
-  static build(
-    docs: number,
-    typeOf: Int32Array,
-    removed: Uint8Array,
-    size: Uint16Array,
-    counts: Uint32Array,
-    postings: ReadonlyArray<{ readonly vid: number; readonly ids: Int32Array }>,
-  ): Columns {
-    const c = new Columns()
-    const cap = Math.max(1024, docs)
-    c.start = new Int32Array(cap)
-    c.len = new Uint16Array(cap)
-    c.removed = grown(removed.subarray(0, Math.min(docs, removed.length)), new Uint8Array(cap))
-    c.size = grown(size.subarray(0, Math.min(docs, size.length)), new Uint16Array(cap))
-    let total = 0
-    for (let id = 0; id < docs; id++) {
-      c.start[id] = total
-      total += Math.min(counts[id] as number, 0xffff)
-    }
-    c.vals = new Int32Array(Math.max(8192, total))
-    c.end = total
-    const add = (id: number, vid: number) => {
-      const at = c.len[id] as number
-      if (at < Math.min(counts[id] as number, 0xffff)) {
-        c.vals[(c.start[id] as number) + at] = vid
-        c.len[id] = at + 1
-      }
-    }
-    for (let id = 0; id < docs; id++) if ((typeOf[id] as number) >= 0) add(id, typeOf[id] as number)
-    for (const { vid, ids } of postings) for (const id of ids) if (id < docs) add(id, vid)
-    return c
-  }
-
-  put(id: number, list: readonly number[], removed: boolean, size: number): void {
-    this.remove(id)
-    if (id >= this.len.length) this.growDocs(id + 1)
-    if (this.end + list.length > this.vals.length) this.growVals(this.end + list.length)
-    this.start[id] = this.end
-    this.len[id] = Math.min(list.length, 0xffff)
-    this.removed[id] = removed ? 1 : 0
-    this.size[id] = Math.min(size, 0xffff)
-    for (let i = 0; i < (this.len[id] as number); i++) this.vals[this.end++] = list[i] as number
-  }
-
-  /** A document's value ids (empty for an unknown one). */
-  slice(id: number): Int32Array {
-    if (id >= this.len.length) return new Int32Array(0)
-    const from = this.start[id] as number
-    return this.vals.slice(from, from + (this.len[id] as number))
-  }
-
-  /** Whether a document has a value. */
-  has(id: number, vid: number): boolean {
-    if (id >= this.len.length) return false
-    const from = this.start[id] as number
-    const to = from + (this.len[id] as number)
-    for (let i = from; i < to; i++) if (this.vals[i] === vid) return true
-    return false
-  }
-
-  remove(id: number): void {
-    if (id >= this.len.length) return
-    this.garbage += this.len[id] as number
-    this.len[id] = 0
-    this.removed[id] = 0
-  }
-
-  private growDocs(min: number): void {
-    const size = Math.max(min, this.len.length * 2)
-    const grow = <T extends Int32Array | Uint16Array | Uint8Array>(a: T, b: T): T => {
-      b.set(a)
-      return b
-    }
-    this.start = grow(this.start, new Int32Array(size))
-    this.len = grow(this.len, new Uint16Array(size))
-    this.removed = grow(this.removed, new Uint8Array(size))
-    this.size = grow(this.size, new Uint16Array(size))
-  }
-
-  /** Compacts away rewritten slices when they are more than half, else doubles. */
-  private growVals(min: number): void {
-    const live = this.end - this.garbage
-    const next = new Int32Array(Math.max(min - this.garbage, live * 2, 8192) + (min - this.end))
-    let at = 0
-    for (let id = 0; id < this.len.length; id++) {
-      const n = this.len[id] as number
-      if (n === 0) continue
-      const from = this.start[id] as number
-      next.set(this.vals.subarray(from, from + n), at)
-      this.start[id] = at
-      at += n
-    }
-    this.vals = next
-    this.end = at
-    this.garbage = 0
   }
 }

@@ -117,7 +117,10 @@ t.test('facet columns: rewrites, deletes and compaction keep counts exact', asyn
     ['platform', 'hive', [1]],
     ['platform', 'kafka', [2]],
   ]
-  const cache = new FacetCache(new Set(['platform']), { docs: () => docs, values: () => values })
+  const cache = new FacetCache(new Set(['platform']), {
+    docs: (from, limit) => docs.filter((d) => d[0] >= from).slice(0, limit),
+    values: (field) => ({ postings: values.filter((v) => v[0] === field), last: undefined }),
+  })
   const facets = [{ field: 'platform', displayName: 'Platform' }]
   const counts = (ids: number[]) =>
     Object.fromEntries(cache.count(ids, facets, 10)[0]?.values.map((v) => [v.value, v.count]) ?? [])
@@ -144,7 +147,12 @@ t.test('facet columns: rewrites, deletes and compaction keep counts exact', asyn
 
 t.test('vocabulary completions', async (t) => {
   const words = ['order', 'orders', 'ordinal', 'zebra', '12345']
-  const v = new Vocabulary(() => words)
+  const v = new Vocabulary((after, limit) =>
+    words
+      .filter((w) => w > after)
+      .slice(0, limit)
+      .map((w) => [w, 1] as const),
+  )
   t.same(v.completions('orde', 10), ['order', 'orders'])
   t.same(v.completions('ordx', 10), [])
   t.equal(v.completions('ord', 2), undefined, 'more than the cap')

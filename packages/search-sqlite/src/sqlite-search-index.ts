@@ -24,7 +24,7 @@ import Database from 'better-sqlite3'
 import { autocompleteQuery } from './autocomplete.js'
 import { browseQuery } from './browse.js'
 import { browseV2Query } from './browse-v2.js'
-import { docRows, facetPostings } from './cache-sources.js'
+import { docRows, facetPostings, vocabularyPage } from './cache-sources.js'
 import {
   BASE_DDL,
   BROWSE_NODES_DDL,
@@ -38,6 +38,7 @@ import { DocumentWriter } from './document-writer.js'
 import { FacetCache } from './facet-cache.js'
 import { filterSql } from './filter-sql.js'
 import { joinLegacyBrowsePathsV2 } from './legacy-browse-v2.js'
+import { practiceQueries } from './practice-queries.js'
 import type { CompileContext, Sql } from './query-compiler.js'
 import { searchQuery } from './search-query.js'
 import { Vocabulary } from './vocabulary.js'
@@ -97,6 +98,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly totalHitsCap: number
   private readonly rankWindow: number
   private readonly best = new Map<string, ReadonlySet<string>>()
+  /** The warm-up's practice queries still to run (undefined before they were made). */
+  private practice: Array<SearchRequest | AutocompleteRequest> | undefined
 
   constructor(options: SqliteSearchOptions) {
     this.file = options.file
@@ -145,12 +148,10 @@ export class SqliteSearchIndex implements SearchIndex {
     }
     const facetFields = new Set(options.schema.allEntities().flatMap((e) => e.facets.map((f) => f.field)))
     this.facets = new FacetCache(facetFields, {
-      docs: () => docRows(this.db, this.ftsFields, (type) => this.bestFields(type)),
-      values: () => facetPostings(this.db, facetFields, this.fieldIds),
+      docs: (from, limit) => docRows(this.db, this.ftsFields, (type) => this.bestFields(type), from, limit),
+      values: (field, after, rows) => facetPostings(this.db, field, this.fieldIds, after, rows),
     })
-    this.vocabulary = new Vocabulary(() =>
-      (this.db.prepare('SELECT term FROM fts_vocab').raw().all() as Array<[string]>).map((r) => r[0]),
-    )
+    this.vocabulary = new Vocabulary((after, limit) => vocabularyPage(this.db, after, limit))
     this.writer = new DocumentWriter(this.db, {
       ftsFields: this.ftsFields,
       fieldIds: this.fieldIds,
@@ -256,6 +257,37 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /**
+   * Loads the in-memory caches that queries need (facet columns, words) for about `budgetMs`,
+   * at least one step, in a read of its own, then runs the {@link practiceQueries}, one a step;
+   * true once all is done. Called while the index is idle after it opens, so the first queries
+   * find the caches ready; a query that comes before the end finishes what is left. Writes may
+   * run between steps.
+   */
+  warmStep(budgetMs: number): boolean {
+    const deadline = performance.now() + budgetMs
+    if (!this.read(() => this.facets.warm(deadline) && this.vocabulary.warm(deadline))) return false
+    this.practice ??= practiceQueries(this.db, this.schema, this.vocabulary.common, (t) => this.bestFields(t))
+    const r = this.practice.shift()
+    if (!r) return true
+    try {
+      if (typeof r.query === 'string')
+        this.read(() => autocompleteQuery(this.queryContext(), this.schema, r as AutocompleteRequest))
+      else this.read(() => searchQuery(this.queryContext(), this.schema, r as SearchRequest))
+    } catch {
+      // Its answer does not matter.
+    }
+    return this.practice.length === 0
+  }
+
+  /** Whether the caches are loaded, and how many loads queries had to do (for tests and benchmarks). */
+  cacheState(): { warm: boolean; queryLoads: number } {
+    return {
+      warm: this.facets.ready && this.vocabulary.ready,
+      queryLoads: this.facets.queryLoads + this.vocabulary.queryLoads,
+    }
+  }
+
+  /**
    * Prepares a bulk build of about `expected` new documents (`catalog import`): when the index
    * holds fewer documents than that, the indexes that only queries read are dropped, to be built
    * once, sorted, by {@link endBulk}. Writes through {@link apply} work as always meanwhile;
@@ -269,6 +301,10 @@ export class SqliteSearchIndex implements SearchIndex {
     // write is pending depends on it (a small write never reaches it), so a build killed before
     // `endBulk` leaves nothing to undo.
     this.ftsConfig('hashsize', BULK_FTS_HASH_BYTES)
+    // Writes keep loaded caches current, which a build does not need: queries load them again
+    // (this also ends a warm-up under way).
+    this.facets.reset()
+    this.vocabulary.reset()
     const documents = (this.db.prepare('SELECT count(*) AS n FROM docs').get() as { n: number }).n
     return documents >= expected ? [] : dropSecondaryIndexes(this.db)
   }
@@ -365,7 +401,10 @@ export class SqliteSearchIndex implements SearchIndex {
       vocabulary: new Vocabulary(() => []),
       keyAspectOf: () => undefined,
       isExact: (field) => this.schema.isExact(field),
-      facets: new FacetCache(new Set(), { docs: () => [], values: () => [] }),
+      facets: new FacetCache(new Set(), {
+        docs: () => [],
+        values: () => ({ postings: [], last: undefined }),
+      }),
       bestFields: () => new Set(),
       urnTypes: this.urnTypes,
     })

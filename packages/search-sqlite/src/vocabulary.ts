@@ -2,10 +2,15 @@ import { editDistance } from '@catalog/search'
 import { EmptyReads } from './empty-reads.js'
 
 const MAX_VARIANTS = 24
+/** Words the first step of the load reads; each next one grows or shrinks to take a few ms. */
+const FIRST_PAGE = 256
+const MAX_PAGE = 16_384
 
 /**
- * The index's words, by length, for typo candidates. Loaded once from the FTS vocabulary on
- * first use, then kept current by {@link add} as documents are written. Words that left the
+ * The index's words, by length, for typo candidates. Loaded once from the FTS vocabulary, a page
+ * at a time ({@link warm}) while the index is idle after it opens, or at once by the first query
+ * that needs it before then ({@link queryLoads} counts those); then kept current by {@link add}
+ * as documents are written. Words that left the
  * index may linger: a variant nothing matches any more only costs an empty lookup. Numbers
  * are left out (no typo matching on them).
  */
@@ -17,8 +22,23 @@ export class Vocabulary {
   private recent = new Set<string>()
   /** Column-restricted reads known to match nothing, kept current by {@link add}. */
   readonly emptyReads = new EmptyReads()
+  /** A load under way: the words read so far (in the index's order) and the last one. */
+  private loading:
+    | { map: Map<number, Set<string>>; words: string[]; after: string; pageSize: number }
+    | undefined
+  /** Loads (or ends of loads) that a query had to do because the words were not ready. */
+  queryLoads = 0
 
-  constructor(private readonly load: () => Iterable<string>) {}
+  constructor(
+    /** Up to `limit` indexed words after `after`, in the index's order, each with its number of documents. */
+    private readonly page: (after: string, limit: number) => ReadonlyArray<readonly [string, number]>,
+  ) {}
+
+  /** The two words (plain ASCII letters) in the most documents when the words were loaded. */
+  get common(): readonly string[] {
+    return this.top.map((t) => t[0])
+  }
+  private top: Array<readonly [string, number]> = []
 
   /**
    * Records words written to the index, in FTS column `column` when given (the vocabulary
@@ -26,8 +46,52 @@ export class Vocabulary {
    */
   add(words: readonly string[], column?: string): void {
     if (column !== undefined) this.emptyReads.wrote(column, words)
-    if (!this.byLength) return
-    for (const w of words) this.insert(this.byLength, w)
+    const map = this.byLength ?? this.loading?.map
+    if (!map) return
+    // Words written during a load are not in its sorted list: `recent` holds them.
+    for (const w of words) if (this.insert(map, w) && (this.sorted || this.loading)) this.recent.add(w)
+  }
+
+  /** True once the words are loaded. */
+  get ready(): boolean {
+    return this.byLength !== undefined
+  }
+
+  /**
+   * Loads the words a page at a time until `deadline` (a `performance.now()` time) has passed,
+   * at least one page; true once they are all loaded.
+   */
+  warm(deadline: number): boolean {
+    if (this.byLength) return true
+    this.loading ??= { map: new Map(), words: [], after: '', pageSize: FIRST_PAGE }
+    const l = this.loading
+    // Needed now (by a query): the rest in the largest pages.
+    if (deadline === Number.POSITIVE_INFINITY) l.pageSize = MAX_PAGE
+    for (;;) {
+      const started = performance.now()
+      const size = l.pageSize
+      const page = this.page(l.after, size)
+      // FTS5 counts each word's documents as it lists it: a page of common words takes longer.
+      const ms = performance.now() - started
+      if (deadline !== Number.POSITIVE_INFINITY) {
+        if (ms < 2) l.pageSize = Math.min(MAX_PAGE, size * 2)
+        else if (ms > 8) l.pageSize = Math.max(16, size >> 1)
+      }
+      for (const [w, docs] of page) {
+        if (!this.insert(l.map, w)) continue
+        l.words.push(w)
+        if (/^[a-z]+$/.test(w) && (this.top.length < 2 || docs > (this.top[1]?.[1] ?? 0)))
+          this.top = [...this.top, [w, docs] as const].sort((a, b) => b[1] - a[1]).slice(0, 2)
+      }
+      if (page.length < size) break
+      l.after = (page[page.length - 1] as readonly [string, number])[0]
+      if (performance.now() >= deadline) return false
+    }
+    // Read in the index's (UTF-8) order: nearly sorted already, so this sort is quick.
+    this.sorted = l.words.sort()
+    this.byLength = l.map
+    this.loading = undefined
+    return true
   }
 
   /** Forgets everything (after the index was wiped). */
@@ -36,6 +100,8 @@ export class Vocabulary {
     this.terms = 0
     this.sorted = undefined
     this.recent = new Set()
+    this.loading = undefined
+    this.top = []
     this.emptyReads.reset()
   }
 
@@ -98,24 +164,23 @@ export class Vocabulary {
 
   private loaded(): Map<number, Set<string>> {
     if (!this.byLength) {
-      const map = new Map<number, Set<string>>()
-      for (const w of this.load()) this.insert(map, w)
-      this.byLength = map
+      this.queryLoads++
+      this.warm(Number.POSITIVE_INFINITY)
     }
-    return this.byLength
+    return this.byLength as Map<number, Set<string>>
   }
 
-  private insert(map: Map<number, Set<string>>, w: string): void {
-    if (w.length < 3 || /^\p{N}+$/u.test(w)) return
+  /** Adds a word that is long enough and not a number; true when it is new. */
+  private insert(map: Map<number, Set<string>>, w: string): boolean {
+    if (w.length < 3 || /^\p{N}+$/u.test(w)) return false
     let set = map.get(w.length)
     if (!set) {
       set = new Set()
       map.set(w.length, set)
     }
-    if (!set.has(w)) {
-      set.add(w)
-      this.terms++
-      if (this.sorted) this.recent.add(w)
-    }
+    if (set.has(w)) return false
+    set.add(w)
+    this.terms++
+    return true
   }
 }

@@ -2,12 +2,14 @@ import type { WireError } from '@catalog/core'
 import type { SearchIndex } from '@catalog/search'
 
 /** The index operations the worker runs, by name: the port's, and the bulk build's. */
-export type IndexOp = keyof SearchIndex | 'applyJson' | 'beginBulk' | 'endBulk'
+export type IndexOp = keyof SearchIndex | 'applyJson' | 'beginBulk' | 'endBulk' | 'cacheState'
 
 /** What the worker is started with (`workerData`). */
 export interface WorkerInit {
   readonly file: string
   readonly cacheMb?: number
+  /** Loads the query caches in steps while idle after opening (default true). */
+  readonly warmup?: boolean
 }
 
 /** Main thread to worker: run `op` with `args`. */
@@ -22,4 +24,6 @@ export type WorkerReply =
   | { readonly id: number; readonly ok: true; readonly value: unknown }
   | { readonly id: number; readonly ok: false; readonly error: WireError }
   | { readonly ready: true }
+  /** The query caches are loaded: the next query finds them ready. */
+  | { readonly warmed: true }
   | { readonly ready: false; readonly error: WireError }

@@ -15,6 +15,8 @@ const port = parentPort
 if (!port) throw new Error('search-worker runs as a worker thread')
 const post = (reply: WorkerReply) => port.postMessage(reply)
 const init = workerData as WorkerInit
+/** CPU a step of the warm-up takes at most, ms (a query that comes meanwhile waits that long). */
+const WARM_STEP_MS = 5
 
 let index: SqliteSearchIndex | undefined
 let deriver: DocumentDeriver | undefined
@@ -28,8 +30,24 @@ try {
     ...(init.cacheMb ? { cacheMb: init.cacheMb } : {}),
   })
   post({ ready: true })
+  if (init.warmup !== false) setImmediate(warmStep)
 } catch (err) {
   post({ ready: false, error: toWireError(err) })
+}
+
+/**
+ * One step of loading the query caches, then the next, each after the messages that came
+ * meanwhile (a query waits for one step at most; one that needs a cache before the end
+ * finishes its load). A failed step leaves the rest to the queries.
+ */
+function warmStep(): void {
+  try {
+    if (!index) return
+    if (index.warmStep(WARM_STEP_MS)) post({ warmed: true })
+    else setImmediate(warmStep)
+  } catch {
+    // The index closed or failed: queries load what they need, as without warming.
+  }
 }
 
 port.on('message', async (call: WorkerCall) => {
@@ -38,7 +56,9 @@ port.on('message', async (call: WorkerCall) => {
     const value =
       call.op === 'applyLog'
         ? await applyLogText(index, deriver, call.args[0] as string)
-        : await (index[call.op] as (...args: unknown[]) => Promise<unknown>).apply(index, [...call.args])
+        : call.op === 'cacheState'
+          ? index.cacheState()
+          : await (index[call.op] as (...args: unknown[]) => Promise<unknown>).apply(index, [...call.args])
     post({ id: call.id, ok: true, value })
     if (call.op === 'close') port.close()
   } catch (err) {

@@ -26,9 +26,10 @@ runSearchContract(t, 'sqlite in a worker thread', {
 async function filled(
   fx: ContractFixture,
   count: number,
-  options: { queryBudgetMs?: number; coldQueryBudgetMs?: number } = {},
+  options: { queryBudgetMs?: number; coldQueryBudgetMs?: number; warmup?: boolean } = {},
 ) {
-  const index = await WorkerSearchIndex.open({ file: join(dir, `filled-${n++}.db`), ...options })
+  const file = join(dir, `filled-${n++}.db`)
+  const index = await WorkerSearchIndex.open({ file, ...options })
   const entries = []
   for (let i = 0; i < count; i++)
     entries.push(
@@ -38,7 +39,7 @@ async function filled(
     index,
     entries.map((e, seq) => ({ ...e, seq: seq + 1 })),
   )
-  return { index, seq: entries.length }
+  return { index, seq: entries.length, file }
 }
 
 t.test('domain errors cross the thread with their kind', async (t) => {
@@ -55,7 +56,11 @@ t.test('domain errors cross the thread with their kind', async (t) => {
 
 t.test('a query over its budget is cancelled; the calls behind it are answered', async (t) => {
   const fx = new ContractFixture()
-  const { index, seq } = await filled(fx, 3000, { queryBudgetMs: 1, coldQueryBudgetMs: 60_000 })
+  const { index, seq } = await filled(fx, 3000, {
+    queryBudgetMs: 1,
+    coldQueryBudgetMs: 60_000,
+    warmup: false,
+  })
   t.teardown(() => index.close())
   // The first query loads the worker's caches, under the cold budget.
   await index.search(fx.requests.search({ input: 'line', entityTypes: ['dataset'], start: 0, count: 1 }))
@@ -78,7 +83,7 @@ t.test('a query over its budget is cancelled; the calls behind it are answered',
 
 t.test('the first query of a new worker, which loads its caches, has the cold budget', async (t) => {
   const fx = new ContractFixture()
-  const { index } = await filled(fx, 3000, { queryBudgetMs: 1, coldQueryBudgetMs: 60_000 })
+  const { index } = await filled(fx, 3000, { queryBudgetMs: 1, coldQueryBudgetMs: 60_000, warmup: false })
   t.teardown(() => index.close())
   const heavy = fx.requests.search({ input: '*', entityTypes: ['dataset'], start: 0, count: 3000 })
   const started = Date.now()
@@ -87,6 +92,23 @@ t.test('the first query of a new worker, which loads its caches, has the cold bu
   await t.rejects(index.search(heavy), /took longer than its budget of 1 ms/, 'the next one has the budget')
   // The worker that replaced the cancelled one is cold again: its first query has the cold budget.
   t.equal((await index.search(heavy)).total, 3000)
+})
+
+t.test('once a new worker has warmed its caches, its first query has the normal budget', async (t) => {
+  const fx = new ContractFixture()
+  const filledIndex = await filled(fx, 3000)
+  await filledIndex.index.close()
+  // Opened again (a restart): the worker loads its caches from the file while idle.
+  const index = await WorkerSearchIndex.open({
+    file: filledIndex.file,
+    queryBudgetMs: 1,
+    coldQueryBudgetMs: 60_000,
+  })
+  t.teardown(() => index.close())
+  await index.whenWarm()
+  t.same(await index.cacheState(), { warm: true, queryLoads: 0 })
+  const heavy = fx.requests.search({ input: '*', entityTypes: ['dataset'], start: 0, count: 3000 })
+  await t.rejects(index.search(heavy), /took longer than its budget of 1 ms/, 'the budget, not the cold one')
 })
 
 t.test('the event loop stays free while the worker runs a long query', async (t) => {

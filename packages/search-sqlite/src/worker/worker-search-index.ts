@@ -21,7 +21,11 @@ import type { IndexOp, WorkerCall, WorkerInit, WorkerReply } from './protocol.js
 export interface WorkerSearchOptions extends WorkerInit {
   /** Longest a search, autocomplete or browse may take before it is cancelled (default 10 s). */
   readonly queryBudgetMs?: number
-  /** Budget of the first query a new worker answers, which loads its caches (default 10× the budget). */
+  /**
+   * Budget of a query that a new worker answers before its caches are loaded (it may load them:
+   * default 10× the budget); once the worker has loaded them (it does while idle after it starts,
+   * see `warmup`) or answered a query, queries have the budget.
+   */
   readonly coldQueryBudgetMs?: number
 }
 
@@ -34,10 +38,11 @@ const BUDGETED: ReadonlySet<IndexOp> = new Set(['search', 'autocomplete', 'brows
 /** A call that was in flight when the worker died this many times fails instead of retrying. */
 const MAX_ATTEMPTS = 2
 /**
- * The first query a new worker answers loads the index's in-memory caches (facet values, scope,
- * words), which costs what the whole index holds (seconds at a million documents, more on a
- * loaded machine); by default it gets this many times the budget, so it is not cancelled, and
- * the worker with it restarted cold, again and again.
+ * A query that a new worker answers before it has loaded the index's in-memory caches (facet
+ * values, scope, words; loaded in steps while the worker is idle after it starts) loads what is
+ * left of them, which can cost what the whole index holds (seconds at a million documents, more
+ * on a loaded machine); by default it gets this many times the budget, so it is not cancelled,
+ * and the worker with it restarted cold, again and again.
  */
 const COLD_BUDGET_FACTOR = 10
 
@@ -68,8 +73,12 @@ export class WorkerSearchIndex implements SearchIndex {
   private closed = false
   private readonly budgetMs: number
   private readonly coldBudgetMs: number
-  /** Whether the current worker answered a query (its caches are loaded). */
+  /** Whether the current worker loaded its caches or answered a query (they are loaded). */
   private warm = false
+  /** Whether the current worker said it loaded its caches. */
+  private warmed = false
+  /** Called when the current worker has loaded its caches. */
+  private warmWaiters: Array<() => void> = []
 
   private constructor(private readonly options: WorkerSearchOptions) {
     this.budgetMs = options.queryBudgetMs ?? DEFAULT_QUERY_BUDGET_MS
@@ -147,6 +156,17 @@ export class WorkerSearchIndex implements SearchIndex {
   /** Ends a bulk build (see `SqliteSearchIndex.endBulk`). */
   endBulk(): Promise<void> {
     return this.call('endBulk', [])
+  }
+
+  /** Whether the worker's query caches are loaded, and how many loads queries had to do themselves. */
+  cacheState(): Promise<{ warm: boolean; queryLoads: number }> {
+    return this.call('cacheState', [])
+  }
+
+  /** Resolves once the current worker has loaded its query caches (never, with `warmup: false`). */
+  whenWarm(): Promise<void> {
+    if (this.warmed) return Promise.resolve()
+    return new Promise((resolve) => this.warmWaiters.push(resolve))
   }
 
   async close(): Promise<void> {
@@ -241,10 +261,15 @@ export class WorkerSearchIndex implements SearchIndex {
 
   private spawn(): Promise<void> {
     const worker = startWorker(WORKER_URL, {
-      workerData: { file: this.options.file, cacheMb: this.options.cacheMb } satisfies WorkerInit,
+      workerData: {
+        file: this.options.file,
+        cacheMb: this.options.cacheMb,
+        warmup: this.options.warmup,
+      } satisfies WorkerInit,
     })
     this.worker = worker
     this.warm = false
+    this.warmed = false
     return new Promise<void>((resolve, reject) => {
       let ready = false
       worker.on('message', (reply: WorkerReply) => {
@@ -257,6 +282,14 @@ export class WorkerSearchIndex implements SearchIndex {
                 `cannot open the search index at ${this.options.file}: ${reply.error.message}`,
               ),
             )
+          return
+        }
+        if ('warmed' in reply) {
+          if (this.worker !== worker) return
+          // The caches are loaded: from the next query on, queries have the normal budget.
+          this.warm = true
+          this.warmed = true
+          for (const resolve of this.warmWaiters.splice(0)) resolve()
           return
         }
         // A query answered: the worker's caches are loaded (set before the next call is armed).
