@@ -75,10 +75,16 @@ export async function probeAroundWrite(
   }
 }
 
+/** How many times a timing test measures before it asserts: each try after the first follows a slow probe. */
+export const HEALTH_TRIES = 3
+
 /**
- * Runs a measured write (`once`), once more if a probe was slow (the CPU is shared with other
- * test files), and asserts that `/health` stayed under {@link HEALTH_BOUND_MS} while the write
- * ran and while it was indexed. Resolves with the measurement the assertions are about.
+ * Runs a measured write (`once`, given the try's letter: 'a', 'b', 'c'), again while a probe was
+ * slow, up to {@link HEALTH_TRIES} times (the CI machine's 2 cores are shared with other work; a
+ * garbage collection or a neighbour's burst can hold one probe; the code these tests guard against
+ * held `/health` for seconds on every try), and asserts that `/health` stayed under
+ * {@link HEALTH_BOUND_MS} while the write ran and while it was indexed. Resolves with the
+ * measurement the assertions are about.
  */
 export async function assertHealthAroundWrite<W extends WriteWaits>(
   t: { ok: (ok: boolean, message: string) => void; comment: (message: string) => void },
@@ -86,14 +92,16 @@ export async function assertHealthAroundWrite<W extends WriteWaits>(
   once: (run: string) => Promise<W>,
 ): Promise<W> {
   let m = await once('a')
-  if (m.during >= HEALTH_BOUND_MS || m.after >= HEALTH_BOUND_MS) {
+  for (let tries = 1; tries < HEALTH_TRIES && slow(m); tries++) {
     t.comment(
-      `${what}, first try: /health waited ${m.during.toFixed(1)} ms during, ${m.after.toFixed(1)} ms after; trying again`,
+      `${what}, try ${tries}: /health waited ${m.during.toFixed(1)} ms during, ${m.after.toFixed(1)} ms after; trying again`,
     )
-    m = await once('b')
+    m = await once(String.fromCharCode(97 + tries))
   }
   t.ok(m.during < HEALTH_BOUND_MS, `${what}: slowest /health while it ran: ${m.during.toFixed(1)} ms`)
   t.ok(m.after < HEALTH_BOUND_MS, `${what}: slowest /health while it was indexed: ${m.after.toFixed(1)} ms`)
   t.comment(`${what}: the write took ${m.writeMs.toFixed(0)} ms`)
   return m
 }
+
+const slow = (m: WriteWaits) => m.during >= HEALTH_BOUND_MS || m.after >= HEALTH_BOUND_MS

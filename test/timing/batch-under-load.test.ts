@@ -30,7 +30,7 @@ t.test('the largest batches leave /health under 100 ms', async (t) => {
     return ((await res.json()) as { value: { numEntities: number } }).value.numEntities > 0
   }
 
-  /** One batch, probed from its start until its last entity is searchable; a second try after a slow probe. */
+  /** One batch, probed from its start until its last entity is searchable; tried again after a slow probe. */
   const measure = async (
     t: Test,
     what: string,

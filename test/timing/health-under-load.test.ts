@@ -1,6 +1,13 @@
 import { WRITE_LIMITS } from '@catalog/core'
 import t from 'tap'
-import { HEALTH_BOUND_MS, max, probeHealth, waitedAfter, waitedWithin } from '../helpers/health-probe.js'
+import {
+  HEALTH_BOUND_MS,
+  HEALTH_TRIES,
+  max,
+  probeHealth,
+  waitedAfter,
+  waitedWithin,
+} from '../helpers/health-probe.js'
 import { startCatalog } from '../helpers/spawn.js'
 import { schemaMetadata } from '../helpers/wide-schema.js'
 
@@ -84,15 +91,19 @@ t.test('the heaviest write and GraphQL query leave /health under 100 ms', async 
         }),
       })
       t.equal(warm.status, 200, 'a first large write')
-      // A second write when the first saw a slow probe: the CPU is shared with other test files.
+      // Another write while one saw a slow probe (up to HEALTH_TRIES): the CPU is shared with other work.
       // Validating and committing on the event loop (as before) held /health 1-2 s during the
       // write, and indexing on it hundreds of ms after, on every try.
       let m = await measure('widetable1')
-      if (m.worst >= HEALTH_BOUND_MS || m.during >= HEALTH_BOUND_MS) {
+      for (
+        let tries = 1;
+        tries < HEALTH_TRIES && (m.worst >= HEALTH_BOUND_MS || m.during >= HEALTH_BOUND_MS);
+        tries++
+      ) {
         t.comment(
-          `first try: /health waited ${m.during.toFixed(1)} ms during the write, ${m.worst.toFixed(1)} ms after; trying again`,
+          `try ${tries}: /health waited ${m.during.toFixed(1)} ms during the write, ${m.worst.toFixed(1)} ms after; trying again`,
         )
-        m = await measure('widetable2')
+        m = await measure(`widetable${tries + 1}`)
       }
       t.ok(m.checks >= 3, `${m.checks} health checks while the write was indexed`)
       t.ok(m.during < HEALTH_BOUND_MS, `slowest /health while the write ran: ${m.during.toFixed(1)} ms`)
@@ -154,14 +165,14 @@ t.test('the heaviest write and GraphQL query leave /health under 100 ms', async 
     // call, 200-490 ms once the loader read 100 per turn, 43-68 ms once the answer was also
     // written in slices. On this page of 10,000: 56-145 ms while the loader's per-turn reads
     // still ran in one check phase of the event loop. Not measured: a first page of 1,000, which
-    // compiles the code paths (V8 and the route) once, as any running server has. A second try
-    // when the first saw a slow probe.
+    // compiles the code paths (V8 and the route) once, as any running server has. Another try
+    // while one saw a slow probe (up to HEALTH_TRIES).
     const warm = await post('/api/graphql', { query, variables: { input: { ...input, count: 1000 } } })
     t.equal(warm.status, 200, 'a first, smaller page')
     await warm.arrayBuffer()
     let m = await measure()
-    if (max(m.latencies) >= HEALTH_BOUND_MS) {
-      t.comment(`first try: /health waited ${max(m.latencies).toFixed(1)} ms; trying again`)
+    for (let tries = 1; tries < HEALTH_TRIES && max(m.latencies) >= HEALTH_BOUND_MS; tries++) {
+      t.comment(`try ${tries}: /health waited ${max(m.latencies).toFixed(1)} ms; trying again`)
       m = await measure()
     }
     t.equal(m.status, 200)

@@ -51,7 +51,7 @@ t.test('batchIngest of the largest schemaMetadata leaves /health under 100 ms', 
   t.equal(warm.status, 200, 'a first large snapshot')
 
   const m = await assertHealthAroundWrite(t, 'the largest snapshot', async (run) => {
-    const name = run === 'a' ? 'widest1' : 'widest2'
+    const name = `widest${run.charCodeAt(0) - 96}`
     const value = schema(name, n, WRITE_LIMITS.maxAspectChars - 100_000)
     const chars = JSON.stringify(value).length
     // The 16 MB body is serialized before the probes start: that holds this process's event loop.
