@@ -10,6 +10,7 @@ import {
   suggestion,
 } from '@catalog/search'
 import { ftsColumn } from './ddl.js'
+import { upTo } from './id-reads.js'
 import { MatchStream } from './match-stream.js'
 import { prefixForm } from './query-compiler.js'
 import { scopeWhere } from './search-query.js'
@@ -166,16 +167,4 @@ function window(all: MatchStream, best: MatchStream, want: number): { best: numb
     }
     return { best: chosen, others }
   }
-}
-
-/** How many of the ascending `ids` are at most `bound`. */
-function upTo(ids: readonly number[], bound: number): number {
-  let lo = 0
-  let hi = ids.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((ids[mid] as number) <= bound) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }

@@ -68,15 +68,21 @@ export function idsUpTo(
     if (ids.length === 0) onNone?.()
     const last = ids[ids.length - 1] ?? 0
     if (ids.length < limit || last > bound) {
-      let lo = 0
-      let hi = ids.length
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1
-        if ((ids[mid] as number) <= bound) lo = mid + 1
-        else hi = mid
-      }
+      const lo = upTo(ids, bound)
       return lo === ids.length ? ids : ids.slice(0, lo)
     }
     limit = Math.max(limit * 2, Math.ceil((ids.length * (bound + 1) * 1.1) / (last + 1)) + 64)
   }
+}
+
+/** How many of the ascending `ids` are at most `bound`. */
+export function upTo(ids: readonly number[], bound: number): number {
+  let lo = 0
+  let hi = ids.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((ids[mid] as number) <= bound) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
