@@ -6,12 +6,15 @@ import t from 'tap'
 // @ts-expect-error: plain ES modules of the scripts, without type declarations
 import { isStale, ROOT } from '../scripts/bundle.mjs'
 // @ts-expect-error: as above
-import { PACKAGES_BUNDLE_DIR, packagesBundleUrls } from './scripts/bundle-packages.mjs'
+import * as packages from './scripts/bundle-packages.mjs'
+
+const { PACKAGES_BUNDLE_DIR, packagesBundleFiles, packagesBundleUrls, packagesStale } = packages
 
 t.test(
   'test files load the packages from their bundle while it is fresh, else from the sources',
   async (t) => {
-    const urls = packagesBundleUrls() as Record<string, string> | undefined
+    const sources = process.env.CATALOG_TEST_SOURCES === '1'
+    const urls = (sources ? undefined : packagesBundleUrls()) as Record<string, string> | undefined
     const resolved = import.meta.resolve('@catalog/core')
     if (urls) {
       t.equal(resolved, urls['@catalog/core'], `the bundle: ${resolved}`)
@@ -53,3 +56,27 @@ t.test('a bundle is stale once one of its sources is newer than the build', asyn
   writeFileSync(manifest, JSON.stringify({ root: ROOT, inputs: [relative(ROOT, source)], builtAt }))
   t.equal(isStale(manifest), true, 'a source gone: stale')
 })
+
+t.test(
+  'the packages bundle is stale when it lacks an exported path or a package.json is newer',
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'catalog-packages-stale-'))
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+    const manifest = (builtAt: number) =>
+      writeFileSync(join(dir, 'bundle.json'), JSON.stringify({ root: ROOT, inputs: [], builtAt }))
+    manifest(Date.now() + 3_600_000)
+    t.equal(packagesStale(dir), true, 'no file for the exported paths: stale')
+    const files = Object.values(packagesBundleFiles(dir) as Record<string, string>)
+    t.ok(
+      files.some((file) => file.endsWith('catalog-store-contract.mjs')),
+      'subpath exports have files',
+    )
+    for (const file of files) writeFileSync(file, 'export {}\n')
+    t.equal(packagesStale(dir), false, 'every exported path has its file: fresh')
+    rmSync(files[0] as string)
+    t.equal(packagesStale(dir), true, 'one exported path without its file: stale')
+    writeFileSync(files[0] as string, 'export {}\n')
+    manifest(1)
+    t.equal(packagesStale(dir), true, 'a package.json newer than the build: stale')
+  },
+)

@@ -4,24 +4,29 @@
 // here with esbuild (the code they share in common chunks, so each module has one instance, as
 // node would load it), and test/scripts/prebundled-deps.mjs points those imports at the bundle
 // while it is newer than every source it was built from: an edited source counts at once.
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { bundle, ENTRIES, isStale, ROOT } from '../../scripts/bundle.mjs'
 
 export const PACKAGES_BUNDLE_DIR = join(ROOT, 'node_modules', '.cache', 'catalog-packages')
-const MANIFEST = join(PACKAGES_BUNDLE_DIR, 'bundle.json')
 const WORKERS = ['search-worker', 'sqlite-write-worker', 'large-aspect-worker', 'json-body-worker']
 
-/** Every TypeScript import path the workspace's packages export (`@catalog/store/contract` too). */
+/**
+ * Every TypeScript import path the workspace's packages export (`@catalog/store/contract` too),
+ * and the newest change time of their package.json files (an export added there counts too).
+ */
 function importPaths() {
   const paths = {}
+  let manifestsChanged = 0
   for (const pattern of JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).workspaces) {
     const dir = pattern.replace(/\/\*$/, '')
     for (const name of readdirSync(join(ROOT, dir))) {
+      const file = join(ROOT, dir, name, 'package.json')
       let pkg
       try {
-        pkg = JSON.parse(readFileSync(join(ROOT, dir, name, 'package.json'), 'utf8'))
+        pkg = JSON.parse(readFileSync(file, 'utf8'))
+        manifestsChanged = Math.max(manifestsChanged, statSync(file).mtimeMs)
       } catch {
         continue
       }
@@ -31,7 +36,7 @@ function importPaths() {
       }
     }
   }
-  return paths
+  return { paths, manifestsChanged }
 }
 
 /** The bundle's file name for an import path: `@catalog/store/contract` is `catalog-store-contract`. */
@@ -40,20 +45,34 @@ const bundleName = (path) => path.slice(1).replaceAll('/', '-')
 /** Builds the bundle: one entry per import path, plus the worker threads' entries they start. */
 export async function bundlePackages() {
   const entries = Object.fromEntries(
-    Object.entries(importPaths()).map(([path, source]) => [bundleName(path), source]),
+    Object.entries(importPaths().paths).map(([path, source]) => [bundleName(path), source]),
   )
   for (const worker of WORKERS) entries[worker] = ENTRIES[worker]
   await bundle({ entries, outdir: PACKAGES_BUNDLE_DIR })
 }
 
-/** Each import path's bundle URL, or undefined when the bundle is missing or older than a source. */
+/** The bundle's files, one per import path (`dir`: where the bundle is). */
+export const packagesBundleFiles = (dir = PACKAGES_BUNDLE_DIR) =>
+  Object.fromEntries(
+    Object.keys(importPaths().paths).map((path) => [path, join(dir, `${bundleName(path)}.mjs`)]),
+  )
+
+/**
+ * Whether the bundle in `dir` is missing, older than one of its sources or than a package.json,
+ * or lacks the file of an exported path (one added to a package.json without a source edit).
+ */
+export function packagesStale(dir = PACKAGES_BUNDLE_DIR) {
+  const manifest = join(dir, 'bundle.json')
+  if (isStale(manifest)) return true
+  if (importPaths().manifestsChanged > JSON.parse(readFileSync(manifest, 'utf8')).builtAt) return true
+  return Object.values(packagesBundleFiles(dir)).some((file) => !existsSync(file))
+}
+
+/** Each import path's bundle URL, or undefined when the bundle is stale (see packagesStale). */
 export function packagesBundleUrls() {
-  if (isStale(MANIFEST)) return undefined
+  if (packagesStale()) return undefined
   return Object.fromEntries(
-    Object.keys(importPaths()).map((path) => [
-      path,
-      pathToFileURL(join(PACKAGES_BUNDLE_DIR, `${bundleName(path)}.mjs`)).href,
-    ]),
+    Object.entries(packagesBundleFiles()).map(([path, file]) => [path, pathToFileURL(file).href]),
   )
 }
 
@@ -62,7 +81,7 @@ export function packagesBundleUrls() {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   for (const [what, stale, build] of [
     ['the servers into dist/', isStale(), () => bundle()],
-    ['the packages for the tests', isStale(MANIFEST), bundlePackages],
+    ['the packages for the tests', packagesStale(), bundlePackages],
   ]) {
     if (!stale) continue
     const started = performance.now()
