@@ -5,11 +5,12 @@
  * answering a trivial POST, and raw better-sqlite3 inserts of the rows the same proposals
  * write. Then resident memory after 1,000,000 aspects.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startApp, startBundled } from '../test/helpers/spawn.js'
 import { fmt, load, report, rssMb } from './lib.js'
+import { allUs, cpuMs, perUnit } from './process-cpu.js'
 import { IngestRows, rawInsertRate } from './raw-insert-baseline.js'
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1)
@@ -95,7 +96,7 @@ export async function ingestBench(): Promise<string[]> {
       `  latency p50 ${single.p50} ms, p99 ${single.p99} ms (trivial POST p50 ${base.p50} ms, p99 ${base.p99} ms)`,
     )
     if (cpuBefore !== undefined && cpuSingle !== undefined)
-      say(`  server CPU per write ${perUnit(cpuBefore, cpuSingle, single.total)}`)
+      say(`  server CPU per write ${perUnit(cpuBefore, cpuSingle, single.total, catalog.child.pid)}`)
     if (trivialBefore !== undefined && trivialAfter !== undefined)
       say(`  trivial POST CPU per request ${perUnit(trivialBefore, trivialAfter, base.total)}`)
     if (cpuBefore && cpuSingle && trivialBefore && trivialAfter)
@@ -145,7 +146,7 @@ export async function ingestBench(): Promise<string[]> {
     )
     if (cpuSingle !== undefined && cpuBatch !== undefined)
       say(
-        `  server CPU per aspect ${perUnit(cpuSingle, cpuBatch, batch.total * BATCH)} | raw insert of its rows ${fmt(raw.cpuUs, 1)} µs`,
+        `  server CPU per aspect ${perUnit(cpuSingle, cpuBatch, batch.total * BATCH, catalog.child.pid)} | raw insert of its rows ${fmt(raw.cpuUs, 1)} µs`,
       )
     if (cpuSingle && cpuBatch)
       lines.push(
@@ -204,39 +205,4 @@ export async function ingestBench(): Promise<string[]> {
     rmSync(dir, { recursive: true, force: true })
   }
   return lines
-}
-
-/** CPU time (user + system) a process has used, in ms: every thread, and its main thread (the event loop). */
-interface CpuMs {
-  readonly all: number
-  readonly main: number
-}
-
-/** {@link CpuMs} of a process now; undefined off Linux. */
-function cpuMs(pid: number | undefined): CpuMs | undefined {
-  if (pid === undefined) return undefined
-  try {
-    return { all: statCpuMs(`/proc/${pid}/stat`), main: statCpuMs(`/proc/${pid}/task/${pid}/stat`) }
-  } catch {
-    return undefined
-  }
-}
-
-function statCpuMs(file: string): number {
-  const stat = readFileSync(file, 'utf8')
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
-}
-
-/** CPU µs (all threads) per unit between two readings. */
-function allUs(before: CpuMs, after: CpuMs, units: number): number {
-  return ((after.all - before.all) * 1000) / units
-}
-
-/** CPU µs per unit between two readings: all threads, and the event loop's share. */
-function perUnit(before: CpuMs, after: CpuMs, units: number): string {
-  const all = ((after.all - before.all) * 1000) / units
-  const main = ((after.main - before.main) * 1000) / units
-  return `${fmt(all)} µs (all threads; ${fmt(main)} µs of it on the event loop)`
 }

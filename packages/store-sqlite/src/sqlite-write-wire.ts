@@ -8,6 +8,9 @@ import type { WriteBatch, WriteOutcome } from '@catalog/store'
  */
 export const THREAD_WRITE_WEIGHT = 256_000
 
+/** The weight of one entity's default aspects (a few small aspects, rarely an edge). */
+const DEFAULTS_WEIGHT = 1_000
+
 /**
  * How much work a batch is for SQLite, or undefined when it cannot cross to another thread:
  * patches and rollbacks carry functions and are always applied on the event loop.
@@ -22,7 +25,8 @@ export function writeWeight(batch: WriteBatch): number | undefined {
     // The latest value a patch was applied to is read and compared in the write.
     if (m.precondition?.require === 'latest-unchanged') weight += m.precondition.latestUtf8?.byteLength ?? 0
   }
-  for (const d of batch.defaults ?? []) for (const a of d.aspects) weight += 200 + 100 * a.edges.length
+  // An entity's default aspects, counted without making them (they are made only for a new entity).
+  weight += DEFAULTS_WEIGHT * (batch.defaults?.length ?? 0)
   return weight
 }
 

@@ -303,17 +303,27 @@ export class BatchBuilder {
     })
   }
 
+  /**
+   * Notes the entity's default aspects for the store, which writes them only when the entity is
+   * new. They are made when the store first asks for them: most writes are to an entity that
+   * has them already, and making them (key, browse paths, edges) is wasted there.
+   */
   private ensureDefaults(ref: EntityRef, entity: EntitySpec): void {
     if (this.defaults.has(ref.urn)) return
+    const registry = this.registry
+    let aspects: EntityDefaults['aspects'] | undefined
     this.defaults.set(ref.urn, {
       urn: ref.urn,
       entityType: entity.name,
       keyAspect: entity.keyAspect,
-      aspects: this.registry.defaultAspects(ref).map((d) => ({
-        aspect: d.aspect,
-        value: d.value,
-        edges: this.registry.edges(entity, d.aspect, d.value),
-      })),
+      get aspects() {
+        aspects ??= registry.defaultAspects(ref).map((d) => ({
+          aspect: d.aspect,
+          value: d.value,
+          edges: registry.edges(entity, d.aspect, d.value),
+        }))
+        return aspects
+      },
     })
   }
 }
