@@ -8,12 +8,14 @@
  * restart time, resident memory and disk. Every figure is printed in one table beside its
  * baseline from the same run, with the ratio and the issue's target. BENCH_SCALE_DIR keeps the
  * data there and reuses it on the next run (the load is skipped); BENCH_SAMPLES sets the timed
- * requests per figure (default 200; reads 5× as many).
+ * requests per figure (default 200; reads 5× as many). BENCH_SCALE_ONLY=lineage (with
+ * BENCH_SCALE_DIR) runs only the getLineage figures (see `lineage-scale-run.ts`).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fmt } from './lib.js'
+import { lineageOnly } from './lineage-scale-run.js'
 import { graphRows } from './scale-graph.js'
 import { send } from './scale-http.js'
 import { scaleKinds } from './scale-kinds.js'
@@ -48,6 +50,11 @@ export async function scaleBench(): Promise<string[]> {
     lines.push(text)
   }
   const keep = process.env.BENCH_SCALE_DIR
+  // BENCH_SCALE_ONLY=lineage: the getLineage figures alone, on a kept data dir (lineage-scale-run.ts).
+  if (process.env.BENCH_SCALE_ONLY === 'lineage' && keep) {
+    await lineageOnly(keep, N, SAMPLES, say)
+    return lines
+  }
   const dir = keep ?? mkdtempSync(join(tmpdir(), 'bench-scale-'))
   mkdirSync(dir, { recursive: true })
   const emptyDir = mkdtempSync(join(tmpdir(), 'bench-scale-empty-'))

@@ -19,20 +19,29 @@ export class LineageMemo {
   private seen: string | undefined
 
   constructor(private readonly db: Database.Database) {
-    this.version = db.prepare('SELECT data_version, total_changes() FROM pragma_data_version').raw()
+    this.version = db
+      .prepare(
+        'SELECT data_version, total_changes(), (SELECT id FROM urns WHERE urn = ?) FROM pragma_data_version',
+      )
+      .raw()
   }
 
   /**
    * Forgets everything if the store changed since the last call (or while a transaction is
-   * open on this connection, whose writes may still roll back).
+   * open on this connection, whose writes may still roll back), and says whether it did. Reads
+   * the id of `urn` (a walk's start; undefined: no such URN) in the same statement: one
+   * statement per walk instead of two.
    */
-  sync(): void {
-    const now = this.db.inTransaction ? undefined : (this.version.get() as number[]).join()
-    if (now === undefined || now !== this.seen || this.urns.size > MAX_ENTITIES) {
+  sync(urn: string): { readonly changed: boolean; readonly id: number | undefined } {
+    const [dataVersion, changes, id] = this.version.get(urn) as [number, number, number | null]
+    const now = this.db.inTransaction ? undefined : `${dataVersion},${changes}`
+    const changed = now === undefined || now !== this.seen
+    if (changed || this.urns.size > MAX_ENTITIES) {
       this.urns.clear()
       this.removed.clear()
     }
     this.seen = now
+    return { changed, id: id ?? undefined }
   }
 
   /** The URN of entity `id` (`''`: none), if known. */

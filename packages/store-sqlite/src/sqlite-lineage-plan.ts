@@ -16,6 +16,11 @@ export interface NearPlan {
   readonly acceptsOut: (type: string, farType: string) => boolean
   /** Whether an edge of `type` read INCOMING may lead to an entity of `farType`. */
   readonly acceptsIn: (type: string, farType: string) => boolean
+  /**
+   * `out` and `in` without the edge types whose far end can only be of an entity type `has`
+   * says the store holds none of.
+   */
+  readonly reachable: (has: (entityType: string) => boolean) => { readonly out: string; readonly in: string }
 }
 
 /** How one traversal direction follows the lineage specs: a {@link NearPlan} per near entity type. */
@@ -60,7 +65,13 @@ function build(specs: readonly LineageEdgeSpec[], upstream: boolean): LineagePla
       if (!p) {
         const o = forNear(out, nearType)
         const i = forNear(inc, nearType)
-        p = { out: o.json, in: i.json, acceptsOut: o.accepts, acceptsIn: i.accepts }
+        p = {
+          out: o.json,
+          in: i.json,
+          acceptsOut: o.accepts,
+          acceptsIn: i.accepts,
+          reachable: (has) => ({ out: o.reachable(has), in: i.reachable(has) }),
+        }
         cache.set(nearType, p)
       }
       return p
@@ -79,5 +90,11 @@ function forNear(ends: ReadonlyMap<string, readonly EndTypes[]>, nearType: strin
     json: JSON.stringify([...far.keys()]),
     accepts: (type: string, farType: string) =>
       far.get(type)?.some((allowed) => !allowed || allowed.has(farType)) ?? false,
+    reachable: (has: (entityType: string) => boolean) =>
+      JSON.stringify(
+        [...far]
+          .filter(([, usable]) => usable.some((allowed) => !allowed || [...allowed].some(has)))
+          .map(([type]) => type),
+      ),
   }
 }

@@ -1,7 +1,10 @@
 /**
  * The lineage walk over URN ids: what it remembers between walks is dropped by any write (from
  * another connection or its own), and a level cut by the node budget keeps the entities met
- * first in (near URN, type, far id) order, so the same query answers the same.
+ * first in (near URN, type, far id) order, so the same query answers the same; past the last
+ * hop only an entity the walk would reach says MAX_HOPS; one step reads both ways an UPSTREAM
+ * (or DOWNSTREAM) walk needs; an edge type left out while the store held no entity its far end
+ * may be is read again after a write.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -113,4 +116,83 @@ t.test('the node budget keeps the entities met first, in far-id order under one 
   )
   t.same([cut.total, cut.isPartial, cut.partialReason], [2, true, 'NODE_BUDGET'])
   t.same(await walk.lineage(q({ urn: ds('root'), maxNodes: 2 })), cut, 'the same again')
+})
+
+t.test('past the last hop, only an entity the walk would reach says MAX_HOPS', async (t) => {
+  // a <- b <- c (DOWNSTREAM from a: b at 1 hop, c at 2), and b -> a back: a cycle to the start.
+  const { db } = storeFile(t, [
+    [ds('b'), ds('a')],
+    [ds('c'), ds('b')],
+    [ds('a'), ds('b')],
+  ])
+  const walk = new SqliteLineage(db)
+  const one = await walk.lineage(q({ urn: ds('a'), maxHops: 1 }))
+  t.same([one.total, one.isPartial, one.partialReason], [1, true, 'MAX_HOPS'], 'c lies beyond')
+  status(db, ds('c'), true)
+  t.same(
+    await walk.lineage(q({ urn: ds('a'), maxHops: 1 })),
+    {
+      total: 1,
+      results: [{ entity: ds('b'), type: 'DownstreamOf', degree: 1, path: [ds('a'), ds('b')] }],
+      isPartial: false,
+    },
+    'a soft-deleted entity beyond is not more lineage, nor is the start met again',
+  )
+  const all = await walk.lineage(q({ urn: ds('a'), maxHops: 1, includeSoftDeleted: true }))
+  t.same(
+    [all.total, all.isPartial, all.partialReason],
+    [1, true, 'MAX_HOPS'],
+    'unless soft-deleted entities count',
+  )
+  const two = await walk.lineage(q({ urn: ds('a'), maxHops: 2, includeSoftDeleted: true }))
+  t.same([two.total, two.isPartial], [2, false], 'nothing beyond c')
+})
+
+t.test('an UPSTREAM walk reads both ways in one step: upstreams and the jobs that produce', async (t) => {
+  const job = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,f,PROD),j)'
+  const { db } = storeFile(t, [[ds('a'), ds('up')]])
+  db.prepare(
+    "INSERT INTO edges (source, type, destination, aspect) VALUES (?, 'Produces', ?, 'dataJobInputOutput')",
+  ).run(job, ds('a'))
+  const edges: LineageQuery['edges'] = [
+    { type: 'DownstreamOf', isUpstream: true, sourceTypes: ['dataset'], destinationTypes: ['dataset'] },
+    { type: 'Produces', isUpstream: false, sourceTypes: ['dataJob'], destinationTypes: ['dataset'] },
+  ]
+  const up = await new SqliteLineage(db).lineage(q({ urn: ds('a'), direction: 'UPSTREAM', edges }))
+  t.same(
+    up.results.map((r) => [r.entity, r.type, r.degree]),
+    [
+      [job, 'Produces', 1],
+      [ds('up'), 'DownstreamOf', 1],
+    ],
+  )
+  const down = await new SqliteLineage(db).lineage(q({ urn: ds('up'), direction: 'DOWNSTREAM', edges }))
+  t.same(
+    down.results.map((r) => r.entity),
+    [ds('a')],
+    'DOWNSTREAM from up: a, and not the job that produces a (upstream of it)',
+  )
+})
+
+t.test('an edge type to an entity type the store held none of is read once one is written', async (t) => {
+  const job = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,f,PROD),j)'
+  const { db, file } = storeFile(t, [[ds('a'), ds('up')]])
+  const reader = new Database(file, { readonly: true })
+  t.teardown(() => reader.close())
+  const edges: LineageQuery['edges'] = [
+    { type: 'DownstreamOf', isUpstream: true, sourceTypes: ['dataset'], destinationTypes: ['dataset'] },
+    { type: 'Produces', isUpstream: false, sourceTypes: ['dataJob'], destinationTypes: ['dataset'] },
+  ]
+  const walk = new SqliteLineage(reader)
+  const upstream = async () =>
+    (await walk.lineage(q({ urn: ds('a'), direction: 'UPSTREAM', edges }))).results.map((r) => r.entity)
+  t.same(await upstream(), [ds('up')], 'no job yet')
+  db.prepare(
+    "INSERT INTO edges (source, type, destination, aspect) VALUES (?, 'Produces', ?, 'dataJobInputOutput')",
+  ).run(job, ds('a'))
+  t.same(
+    await upstream(),
+    [job, ds('up')],
+    'the first job, written by another connection, counts at the next walk',
+  )
 })

@@ -1,49 +1,39 @@
-import type { LineagePage, LineageQuery, LineageResult, PartialReason } from '@catalog/store'
+import type { LineagePage, LineageQuery, PartialReason } from '@catalog/store'
 import type Database from 'better-sqlite3'
+import {
+  byId,
+  byUrn,
+  chunksByEntityType,
+  entityTypeOf,
+  type Node,
+  page,
+  type Reached,
+  result,
+} from './sqlite-lineage-levels.js'
 import { LineageMemo } from './sqlite-lineage-memo.js'
 import { type LineagePlan, lineagePlan, type NearPlan } from './sqlite-lineage-plan.js'
+import { EntityTypePresence } from './sqlite-lineage-presence.js'
+import { type EntityRow, LineageSteps, type ProbeRow, type StepRow } from './sqlite-lineage-steps.js'
 
-/** Frontier entities per set-based query: small enough that the loop can yield and check budgets often. */
-const CHUNK = 64
-/** Edge rows taken at a time: their new far entities are read in one query, then the clock is checked. */
+/** Edge rows taken at a time: their far entities not met before are read in one query, then the clock is checked. */
 const BLOCK = 256
 /** Longest stretch of synchronous work before the traversal lets other requests run, ms. */
 const YIELD_AFTER_MS = 20
 
-/** An entity the walk reached (or its start), by URN id. */
-interface Reached {
-  readonly urn: string
-  /** Id of the entity one hop nearer the start on the kept path; -1 for the start. */
-  readonly parent: number
-  /** Relationship type of that hop. */
-  readonly type: string
-  readonly degree: number
-}
-
-/** A frontier entity: its id and URN. */
-interface Node {
-  readonly id: number
-  readonly urn: string
-}
-
 /** The best way found so far to reach an entity of the level being built. */
 interface Candidate {
   readonly urn: string
+  readonly entityType: string
   parent: number
   parentUrn: string
   type: string
 }
-
-/** One edge read from a near entity (statements in raw mode): near id, relationship type, far id. */
-type EdgeRow = [near: number, type: string, far: number]
 
 /** State of one traversal: what was reached, the clock and the yield schedule. */
 interface Walk {
   readonly q: LineageQuery
   readonly plan: LineagePlan
   readonly seen: Map<number, Reached>
-  /** Soft-deleted entities met so far: never returned, never expanded, never checked twice. */
-  readonly removed: Set<number>
   readonly deadline: number
   lastYield: number
 }
@@ -56,52 +46,40 @@ interface LevelOutcome {
 /**
  * Bounded breadth-first lineage over the integer-id edge table `edge_rows`.
  *
- * Each level is one set-based query per direction over the frontier (in chunks of {@link CHUNK}
- * ids of one entity type, passed as one JSON array), answered from the primary key of
- * `edge_rows` (outgoing) or `edge_rows_incoming` (incoming) alone. The walk keeps ids: the URN
- * and soft-deleted state of a far entity are read by id, in one query per {@link BLOCK} rows,
- * only for entities not met before (and remembered until the next write, see
+ * Each level is one set-based query per chunk of the frontier (at most 64 ids of one entity
+ * type, passed as one JSON array) that reads the edges of the asked direction, both ways the
+ * registry's lineage relationships need, from the indexes alone (see {@link LineageSteps}),
+ * leaving out the edge types whose far end can only be an entity type the store holds none of
+ * (see {@link EntityTypePresence}); the frontier is read in id order. The walk keeps ids: the URN and soft-deleted state of far entities not met before are read by id,
+ * in one query per {@link BLOCK} rows, and remembered until the next write (see
  * {@link LineageMemo}); no URN is looked up by text past the start. Between chunks the walk
  * checks its node and time budgets and yields to the event loop, which a single recursive CTE
  * cannot do; the visited map ends cycles and keeps one shortest path per entity (ties to the
- * smallest parent URN, then relationship type).
+ * smallest parent URN, then relationship type). Only the levels the asked page overlaps are
+ * sorted by URN. Past the last hop it reads only until it meets
+ * one entity more, to say whether `maxHops` cut the answer ({@link SqliteLineage.more}).
  */
 export class SqliteLineage {
-  private readonly stmt: ReturnType<typeof prepare>
+  private readonly steps: LineageSteps
   private readonly memo: LineageMemo
-  /** Edge reads by direction and relationship types (a JSON array), prepared at first use. */
-  private readonly edgeReads = new Map<string, Database.Statement>()
+  private readonly presence: EntityTypePresence
+  /** The edge types each near plan reads while the store holds the same entity types. */
+  private reachable = new WeakMap<NearPlan, { readonly out: string; readonly in: string }>()
 
-  constructor(private readonly db: Database.Database) {
-    this.stmt = prepare(db)
+  constructor(db: Database.Database) {
+    this.steps = new LineageSteps(db)
     this.memo = new LineageMemo(db)
+    this.presence = new EntityTypePresence(db)
   }
 
-  /**
-   * The statement reading the edges of a chunk of near entities (a JSON array of ids), one way,
-   * of the given types. json_each drives the loop, so rows come in the chunk's order (sorted by
-   * URN), then by type, then far id; the indexes alone answer (URNs are read after, for far
-   * entities not met before). The types are few and fixed (the registry's), written into the
-   * statement as literals.
-   */
-  private edgesOf(outgoing: boolean, types: string): Database.Statement {
-    const key = `${outgoing}${types}`
-    let stmt = this.edgeReads.get(key)
-    if (!stmt) {
-      const list = (JSON.parse(types) as string[]).map((t) => `'${t.replaceAll("'", "''")}'`).join(', ')
-      stmt = this.db
-        .prepare(
-          outgoing
-            ? `SELECT e.src, e.type, e.dst FROM json_each(?) j CROSS JOIN edge_rows e ON e.src = j.value
-               WHERE e.type IN (${list})`
-            : `SELECT e.dst, e.type, e.src FROM json_each(?) j
-                 CROSS JOIN edge_rows e INDEXED BY edge_rows_incoming ON e.dst = j.value
-               WHERE e.type IN (${list})`,
-        )
-        .raw()
-      this.edgeReads.set(key, stmt)
+  /** The edge types to read from entities of `near`'s type: those whose far end the store may hold. */
+  private typesOf(near: NearPlan): { readonly out: string; readonly in: string } {
+    let types = this.reachable.get(near)
+    if (!types) {
+      types = near.reachable((entityType) => this.presence.has(entityType))
+      this.reachable.set(near, types)
     }
-    return stmt
+    return types
   }
 
   /** See {@link GraphStore.lineage}. */
@@ -111,34 +89,39 @@ export class SqliteLineage {
       q,
       plan: lineagePlan(q.edges, q.direction === 'UPSTREAM'),
       seen: new Map(),
-      removed: new Set(),
       deadline: now + q.timeBudgetMs,
       lastYield: now,
     }
-    const found: number[] = []
+    // The entities found, level by level (each in the order the walk met them).
+    const levels: Node[][] = []
+    let total = 0
     // Once per walk: a walk reads edges as they are when it reaches them, and what it learnt
     // of entities before a write made during it may still count (as when each read came when
     // it did); the next walk sees that write.
-    this.memo.sync()
-    const start = this.stmt.idOf.get(q.urn) as number | undefined
+    const { changed, id: start } = this.memo.sync(q.urn)
+    if (changed) {
+      this.presence.forgetAbsent()
+      this.reachable = new WeakMap()
+    }
     // A URN the store never held has no edges.
-    let frontier: Node[] = start === undefined ? [] : [{ id: start, urn: q.urn }]
+    let frontier: Node[] =
+      start === undefined ? [] : [{ id: start, urn: q.urn, entityType: entityTypeOf(q.urn) }]
     if (start !== undefined) walk.seen.set(start, { urn: q.urn, parent: -1, type: '', degree: 0 })
     let partial: PartialReason | undefined
     for (let degree = 1; frontier.length > 0; degree++) {
       if (degree > q.maxHops) {
-        const probe = await this.expand(walk, frontier, 1)
-        if (probe.stop === 'time') partial = 'TIME_BUDGET'
-        else if (probe.level.size > 0) partial = 'MAX_HOPS'
+        // Past the last hop, one entity more says that maxHops cut the answer.
+        const more = await this.more(walk, frontier)
+        if (more) partial = more === 'time' ? 'TIME_BUDGET' : 'MAX_HOPS'
         break
       }
-      const remaining = q.maxNodes - found.length
+      const remaining = q.maxNodes - total
       const { level, stop } = await this.expand(walk, frontier, remaining + 1)
-      const next: Node[] = []
-      for (const [id, c] of level) next.push({ id, urn: c.urn })
-      next.sort(byUrn)
+      let next: Node[] = []
+      for (const [id, c] of level) next.push({ id, urn: c.urn, entityType: c.entityType })
       if (next.length > remaining) {
-        next.length = remaining
+        // The node budget keeps the level's first entities by URN.
+        next = next.sort(byUrn).slice(0, remaining)
         partial = 'NODE_BUDGET'
       } else if (stop === 'time') {
         partial = 'TIME_BUDGET'
@@ -146,25 +129,26 @@ export class SqliteLineage {
       for (const { id } of next) {
         const c = level.get(id) as Candidate
         walk.seen.set(id, { urn: c.urn, parent: c.parent, type: c.type, degree })
-        found.push(id)
       }
+      levels.push(next)
+      total += next.length
       if (partial) break
-      frontier = next
+      // The next step reads the frontier in id order: the order of the indexes it seeks in.
+      frontier = next.sort(byId)
     }
-    const page = found.slice(q.start, q.start + q.count)
     return {
-      total: found.length,
-      results: page.map((id) => result(walk.seen, id)),
+      total,
+      results: page(levels, q.start, q.count).map((id) => result(walk.seen, id)),
       isPartial: partial !== undefined,
       ...(partial ? { partialReason: partial } : {}),
     }
   }
 
   /**
-   * Entities one hop beyond `frontier` (sorted by URN) that were not reached before and are not
-   * soft-deleted (unless asked for), each with its smallest (parent URN, type). Stops once
-   * `limit` entities were found or the time budget ran out. Rows are taken in (near URN, type,
-   * far id) order, so a level cut by the node budget keeps the same entities every time.
+   * Entities one hop beyond `frontier` that were not reached before and are not soft-deleted
+   * (unless asked for), each with its smallest (parent URN, type). Stops once `limit` entities
+   * were found or the time budget ran out. Rows are taken in (near entity type, near id, way,
+   * type, far id) order, so a level cut by the node budget keeps the same entities every time.
    */
   private async expand(walk: Walk, frontier: readonly Node[], limit: number): Promise<LevelOutcome> {
     const level = new Map<number, Candidate>()
@@ -174,71 +158,95 @@ export class SqliteLineage {
         await new Promise((resolve) => setImmediate(resolve))
         walk.lastYield = performance.now()
       }
-      const near: NearPlan = walk.plan.from(entityTypeOf(chunk[0]?.urn as string))
+      const near = walk.plan.from((chunk[0] as Node).entityType)
+      const types = this.typesOf(near)
+      const stmt = this.steps.statement(types.out, types.in)
+      if (!stmt) continue
+      let block: StepRow[] = []
       const ids = JSON.stringify(chunk.map((n) => n.id))
-      for (const [outgoing, types, accepts] of [
-        [true, near.out, near.acceptsOut],
-        [false, near.in, near.acceptsIn],
-      ] as const) {
-        if (types === '[]') continue
-        let block: EdgeRow[] = []
-        for (const row of this.edgesOf(outgoing, types).iterate(ids) as IterableIterator<EdgeRow>) {
-          // Never more rows at a time than entities still wanted: the maxHops probe wants one.
-          if (block.push(row) < Math.min(BLOCK, limit - level.size)) continue
-          if (this.absorb(walk, block, accepts, level, limit)) return { level, stop: 'limit' }
-          if (performance.now() > walk.deadline) return { level, stop: 'time' }
-          block = []
-        }
-        if (this.absorb(walk, block, accepts, level, limit)) return { level, stop: 'limit' }
+      for (const row of stmt.iterate({ ids }) as IterableIterator<StepRow>) {
+        // Never more rows at a time than entities still wanted.
+        if (block.push(row) < Math.min(BLOCK, limit - level.size)) continue
+        if (this.absorb(walk, block, near, level, limit)) return { level, stop: 'limit' }
+        if (performance.now() > walk.deadline) return { level, stop: 'time' }
+        block = []
       }
+      if (this.absorb(walk, block, near, level, limit)) return { level, stop: 'limit' }
     }
     return { level }
   }
 
   /**
-   * Takes a block of edge rows into `level`, in order: first the URN (and soft-deleted state) of
+   * Whether any entity lies one hop beyond `frontier` that the walk would reach (not reached
+   * before, not soft-deleted unless asked for, of an accepted type): reads edges only until it
+   * meets one, each with its far entity's URN and state. `'time'` when the budget ran out first.
+   */
+  private async more(walk: Walk, frontier: readonly Node[]): Promise<boolean | 'time'> {
+    const { seen, q } = walk
+    for (const chunk of chunksByEntityType(frontier)) {
+      if (performance.now() > walk.deadline) return 'time'
+      if (performance.now() - walk.lastYield > YIELD_AFTER_MS) {
+        await new Promise((resolve) => setImmediate(resolve))
+        walk.lastYield = performance.now()
+      }
+      const near = walk.plan.from((chunk[0] as Node).entityType)
+      const types = this.typesOf(near)
+      const stmt = this.steps.probe(types.out, types.in, q.includeSoftDeleted)
+      if (!stmt) continue
+      let rows = 0
+      const ids = JSON.stringify(chunk.map((n) => n.id))
+      for (const [, type, far, out, urn, removed] of stmt.iterate({ ids }) as IterableIterator<ProbeRow>) {
+        if (++rows % BLOCK === 0 && performance.now() > walk.deadline) return 'time'
+        if (urn === null || removed === 1 || seen.has(far)) continue
+        if ((out === 1 ? near.acceptsOut : near.acceptsIn)(type, entityTypeOf(urn))) return true
+      }
+    }
+    return false
+  }
+
+  /**
+   * Takes a block of edge rows into `level`, in order: first the URN and soft-deleted state of
    * every far entity not met before, in one query; then each row. True once `limit` entities
    * were found (the rows after that one are left).
    */
   private absorb(
     walk: Walk,
-    block: readonly EdgeRow[],
-    accepts: NearPlan['acceptsOut'],
+    block: readonly StepRow[],
+    near: NearPlan,
     level: Map<number, Candidate>,
     limit: number,
   ): boolean {
-    const memo = this.memo
-    const unknown = new Set<number>()
-    for (const [, , far] of block)
-      if (!walk.seen.has(far) && !walk.removed.has(far) && memo.urn(far) === undefined) unknown.add(far)
-    if (unknown.size > 0) {
-      const rows = this.stmt.urnsOf.all(JSON.stringify([...unknown])) as Array<[number, string, number]>
-      for (const [id, urn, removed] of rows) {
+    const { memo } = this
+    const { seen } = walk
+    const unknown: number[] = []
+    for (const row of block) if (!seen.has(row[2]) && memo.urn(row[2]) === undefined) unknown.push(row[2])
+    if (unknown.length > 0) {
+      // In id order: the order of the tables they are read from.
+      unknown.sort((a, b) => a - b)
+      for (const [id, urn, removed] of this.steps.entities.all(JSON.stringify(unknown)) as EntityRow[])
         memo.learn(id, urn, removed === 1)
-        unknown.delete(id)
-      }
       // Ids without a URN row: no such entity.
-      for (const id of unknown) memo.learn(id, '', false)
+      for (const id of unknown) if (memo.urn(id) === undefined) memo.learn(id, '', false)
     }
-    for (const [nearId, type, far] of block) {
-      if (walk.seen.has(far) || walk.removed.has(far)) continue
-      if (!walk.q.includeSoftDeleted && memo.isRemoved(far)) {
-        walk.removed.add(far)
-        continue
-      }
-      const urn = memo.urn(far) as string
+    const skipRemoved = !walk.q.includeSoftDeleted
+    for (const [nearId, type, far, out] of block) {
+      if (seen.has(far) || (skipRemoved && memo.isRemoved(far))) continue
       const current = level.get(far)
+      const accepts = out === 1 ? near.acceptsOut : near.acceptsIn
       if (current === undefined) {
+        const urn = memo.urn(far) as string
         // An id with no URN row (no such entity) is never reached.
-        if (urn === '' || !accepts(type, entityTypeOf(urn))) continue
-        const parentUrn = (walk.seen.get(nearId) as Reached).urn
-        level.set(far, { urn, parent: nearId, parentUrn, type })
+        if (urn === '') continue
+        const entityType = entityTypeOf(urn)
+        if (!accepts(type, entityType)) continue
+        const parentUrn = (seen.get(nearId) as Reached).urn
+        level.set(far, { urn, entityType, parent: nearId, parentUrn, type })
         if (level.size >= limit) return true
       } else {
-        const parentUrn = (walk.seen.get(nearId) as Reached).urn
+        const parentUrn = (seen.get(nearId) as Reached).urn
         if (
           (parentUrn < current.parentUrn || (parentUrn === current.parentUrn && type < current.type)) &&
-          accepts(type, entityTypeOf(urn))
+          accepts(type, current.entityType)
         ) {
           current.parent = nearId
           current.parentUrn = parentUrn
@@ -247,57 +255,5 @@ export class SqliteLineage {
       }
     }
     return false
-  }
-}
-
-const byUrn = (a: Node, b: Node) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0)
-
-/** The frontier (sorted by URN) split by entity type, in chunks of at most {@link CHUNK}. */
-function chunksByEntityType(frontier: readonly Node[]): Node[][] {
-  const chunks: Node[][] = []
-  let current: Node[] = []
-  let type = ''
-  for (const node of frontier) {
-    const t = entityTypeOf(node.urn)
-    if (current.length === CHUNK || (current.length > 0 && t !== type)) {
-      chunks.push(current)
-      current = []
-    }
-    type = t
-    current.push(node)
-  }
-  if (current.length > 0) chunks.push(current)
-  return chunks
-}
-
-/** `dataset` of `urn:li:dataset:(...)`. */
-function entityTypeOf(urn: string): string {
-  const end = urn.indexOf(':', 7)
-  return end < 0 ? '' : urn.slice(7, end)
-}
-
-function result(seen: ReadonlyMap<number, Reached>, id: number): LineageResult {
-  const hop = seen.get(id) as Reached
-  const path = [hop.urn]
-  for (let at = hop; at.degree > 0; ) {
-    at = seen.get(at.parent) as Reached
-    path.push(at.urn)
-  }
-  return { entity: hop.urn, type: hop.type, degree: hop.degree, path: path.reverse() }
-}
-
-/** True when the entity of URN id `id` has a latest `status` with `removed: true`. */
-const removed = (id: string) =>
-  `EXISTS (SELECT 1 FROM aspect_rows a WHERE a.eid = ${id} AND a.aspect = 'status' AND a.version = 0
-    AND json_extract(a.metadata, '$.removed') = 1)`
-
-function prepare(db: Database.Database) {
-  return {
-    idOf: db.prepare('SELECT id FROM urns WHERE urn = ?').pluck(),
-    urnsOf: db
-      .prepare(
-        `SELECT u.id, u.urn, ${removed('u.id')} FROM json_each(?) j CROSS JOIN urns u ON u.id = j.value`,
-      )
-      .raw(),
   }
 }

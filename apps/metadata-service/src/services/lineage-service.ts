@@ -126,12 +126,9 @@ export class LineageService {
       count: page.results.length,
       total: page.total,
       isPartial: page.isPartial,
-      relationships: page.results.map((x) => ({
-        entity: x.entity,
-        type: x.type,
-        degree: x.degree,
-        path: [...x.path],
-      })),
+      // The store's results as they are: every adapter builds them fresh for this answer, with
+      // the members the schema has, in its order (entity, type, degree, path).
+      relationships: page.results as LineageResponse['relationships'],
       entities: page.results.map((x) => x.entity),
       // Last, where the response schema's serializer puts an optional member: the route writes
       // this object with JSON.stringify, and the text stays what it was.

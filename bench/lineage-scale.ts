@@ -1,0 +1,185 @@
+/**
+ * The getLineage figures of the scale benchmark: `POST /relationships?action=getLineage` at 1, 3
+ * and 5 hops (half UPSTREAM, half DOWNSTREAM, 100 per page) on random datasets, beside
+ * - the raw traversal on the same store file in this process (`lineage-raw.ts`: the same
+ *   relationships each way, soft-deleted entities skipped, degree, last-hop type and one
+ *   shortest path per result), checked to give the endpoint's answer before it is timed, and
+ * - node's bare http server answering the same POST (same body) with a fixed JSON the size of
+ *   the median answer: what serving the answer over HTTP costs at least.
+ * The ratio is the endpoint's p95 over the sum of the two p95s (target ≤ 1×). With `before`, a
+ * second catalog (another build, on its own copy of the data) is timed in the same rounds, so
+ * the two builds' p95 and server CPU per request compare within one run. The CPU of the store's
+ * own walk on the same file in this process is printed too: the endpoint's CPU less it is what
+ * HTTP, validation and the JSON answer cost.
+ */
+import { isDeepStrictEqual } from 'node:util'
+import { Registry } from '@catalog/core'
+import type { LineageDirection, LineageQuery } from '@catalog/store'
+import Database from 'better-sqlite3'
+import { lineageEdgeSpecs } from '../apps/metadata-service/src/services/lineage-service.js'
+import { SqliteLineage } from '../packages/store-sqlite/src/sqlite-lineage.js'
+import { cpuSeconds, fmt, percentile } from './lib.js'
+import { rawLineage } from './lineage-raw.js'
+import { datasetUrn } from './scale-data.js'
+import { fixedJsonServer, medianBody, type Series, send, type Timing, timeInterleaved } from './scale-http.js'
+import { latency, type Row } from './scale-table.js'
+
+/** A catalog to time: its URL and its process. */
+export interface Target {
+  readonly url: string
+  readonly pid: number
+}
+
+export interface LineageBenchOptions {
+  readonly catalog: Target
+  /** A second build to time in the same rounds (its own copy of the data). */
+  readonly before?: Target
+  readonly storeFile: string
+  /** Datasets in the store. */
+  readonly n: number
+  readonly samples: number
+  readonly say: (line: string) => void
+}
+
+const COUNT = 100
+
+/** The i-th dataset picked for a request: spread over the whole catalog, the same every run. */
+export const pick = (n: number, i: number) => datasetUrn((i * 7_919 + 104_729) % n)
+
+const direction = (i: number): LineageDirection => (i % 2 ? 'DOWNSTREAM' : 'UPSTREAM')
+
+interface Answer {
+  readonly value: {
+    readonly total: number
+    readonly relationships: ReadonlyArray<{ entity: string; type: string; degree: number; path: string[] }>
+  }
+}
+
+/**
+ * Warms a catalog up (its compiled code, statements and caches: 100 untimed lineage requests)
+ * and waits until it is idle (under 5 % of a core over 0.5 s, at most 20 s), so the work a
+ * start leaves behind (the search worker warming its caches) counts in no figure.
+ */
+async function settle(t: Target, n: number): Promise<void> {
+  for (let i = 0; i < 100; i++)
+    await send(`${t.url}/relationships?action=getLineage`, {
+      urn: pick(n, 1_000 + i),
+      direction: direction(i),
+      maxHops: 1 + (i % 5),
+    })
+  const started = performance.now()
+  for (let cpu = cpuSeconds(t.pid); performance.now() - started < 20_000; ) {
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const now = cpuSeconds(t.pid)
+    if (now - cpu < 0.025) return
+    cpu = now
+  }
+}
+
+/** Measures getLineage at 1, 3 and 5 hops; returns the table rows. */
+export async function lineageRows(o: LineageBenchOptions): Promise<Row[]> {
+  const rows: Row[] = []
+  const db = new Database(o.storeFile, { readonly: true })
+  // The page cache the catalog's own store connection has (sqlite-open.ts).
+  db.pragma('cache_size = -16000')
+  try {
+    const edges = lineageEdgeSpecs(new Registry())
+    const raw = rawLineage(db, edges)
+    const walk = new SqliteLineage(db)
+    await settle(o.catalog, o.n)
+    if (o.before) await settle(o.before, o.n)
+    for (const hops of [1, 3, 5]) {
+      const body = (i: number) => ({
+        urn: pick(o.n, i),
+        direction: direction(i),
+        maxHops: hops,
+        start: 0,
+        count: COUNT,
+      })
+      const endpoint = (t: Target) => `${t.url}/relationships?action=getLineage`
+      const rawOf = (i: number) => raw(pick(o.n, i), direction(i) === 'UPSTREAM', hops, COUNT)
+      const answers: string[] = []
+      for (let i = 0; i < o.samples; i += 10) {
+        const text = await send(endpoint(o.catalog), body(i))
+        answers.push(text)
+        // The baseline must answer what the endpoint answers.
+        const { value } = JSON.parse(text) as Answer
+        const mine = rawOf(i)
+        if (value.total !== mine.total || !isDeepStrictEqual(value.relationships, mine.results))
+          throw new Error(`raw traversal differs from the endpoint on ${JSON.stringify(body(i))}`)
+      }
+      const totals = answers.map((a) => (JSON.parse(a) as Answer).value.total)
+      let rawCpuUs = 0
+      const fixed = await fixedJsonServer(medianBody(answers))
+      let timed: Timing[]
+      try {
+        const series: Series[] = [
+          { pid: o.catalog.pid, run: (i) => send(endpoint(o.catalog), body(i)) },
+          // The same POST, body and all: node's http server reads it and answers the fixed JSON.
+          { pid: fixed.child.pid as number, run: (i) => send(`${fixed.url}/`, body(i)) },
+          {
+            pid: process.pid,
+            run: async (i) => {
+              const before = process.cpuUsage()
+              const page = rawOf(i)
+              const spent = process.cpuUsage(before)
+              rawCpuUs += spent.user + spent.system
+              return page
+            },
+          },
+        ]
+        const before = o.before
+        if (before) series.push({ pid: before.pid, run: (i) => send(endpoint(before), body(i)) })
+        timed = await timeInterleaved(series, o.samples)
+      } finally {
+        await fixed.stop()
+      }
+      const [http, bare, base, old] = timed as [Timing, Timing, Timing, Timing | undefined]
+      // The store's walk alone, on the same entities (the endpoint's limits are the defaults).
+      const walkStarted = process.cpuUsage()
+      for (let i = 0; i < o.samples; i++) {
+        const q: LineageQuery = {
+          ...body(i),
+          edges,
+          maxNodes: 10_000,
+          timeBudgetMs: 2_000,
+          includeSoftDeleted: false,
+        }
+        await walk.lineage(q)
+      }
+      const walkCpu = process.cpuUsage(walkStarted)
+      const rawUs = rawCpuUs / (o.samples + 10)
+      o.say(
+        `getLineage ${hops} hop(s): results per query median ${fmt(percentile([...totals], 50))}, p95 ${fmt(percentile(totals, 95))}; HTTP p95 over raw p95 alone ${fmt(http.p95 / base.p95, 2)}×; CPU per request: server ${fmt(http.cpuMs * 1000)} µs, of which the store's walk ${fmt((walkCpu.user + walkCpu.system) / o.samples)} µs (in this process, same file), raw ${fmt(rawUs)} µs, bare http ${fmt(bare.cpuMs * 1000)} µs`,
+      )
+      const baseline = `raw traversal p95 ${fmt(base.p95, 1)} ms + node http POST, fixed ${fmt(Buffer.byteLength(medianBody(answers)) / 1024, 1)} KB JSON p95 ${fmt(bare.p95, 1)} ms`
+      const ratio = http.p95 / (base.p95 + bare.p95)
+      const figure = `getLineage ${hops} hop${hops > 1 ? 's' : ''}`
+      rows.push({
+        figure,
+        result: latency(http),
+        baseline,
+        ratio,
+        target: '≤ 1× raw + HTTP (p95)',
+        met: ratio <= 1,
+      })
+      if (old) {
+        const oldRatio = old.p95 / (base.p95 + bare.p95)
+        o.say(
+          `getLineage ${hops} hop(s), this build against the other: p95 ${fmt(http.p95, 2)} / ${fmt(old.p95, 2)} ms = ${fmt(http.p95 / old.p95, 2)}×; server CPU per request ${fmt(http.cpuMs * 1000)} / ${fmt(old.cpuMs * 1000)} µs = ${fmt(http.cpuMs / old.cpuMs, 2)}×; ratio to raw + HTTP ${fmt(ratio, 2)}× / ${fmt(oldRatio, 2)}×`,
+        )
+        rows.push({
+          figure: `${figure} (other build)`,
+          result: latency(old),
+          baseline,
+          ratio: oldRatio,
+          target: '≤ 1× raw + HTTP (p95)',
+          met: oldRatio <= 1,
+        })
+      }
+    }
+  } finally {
+    db.close()
+  }
+  return rows
+}
