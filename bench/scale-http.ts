@@ -41,9 +41,10 @@ export interface Series {
  * the HTTP client's work of the other series: not a figure to report).
  */
 export async function timeInterleaved(series: readonly Series[], n: number, warmups = 10): Promise<Timing[]> {
+  const pids = [...new Set(series.map((s) => s.pid))]
+  await settle(pids.filter((pid) => pid !== process.pid))
   for (let i = 0; i < warmups; i++) for (const s of series) await s.run(i)
   const ms = series.map((): number[] => [])
-  const pids = [...new Set(series.map((s) => s.pid))]
   const before = new Map(pids.map((pid) => [pid, cpuSeconds(pid)]))
   for (let i = 0; i < n; i++)
     for (const [k, s] of series.entries()) {
@@ -57,6 +58,25 @@ export async function timeInterleaved(series: readonly Series[], n: number, warm
     cpuMs: ((cpuSeconds(s.pid) - (before.get(s.pid) as number)) * 1000) / n,
     samples: n,
   }))
+}
+
+/** CPU share (of one core) under which a server counts as idle. */
+const IDLE_SHARE = 0.03
+
+/**
+ * Waits (at most 10 s) until the servers use under {@link IDLE_SHARE} of a core over 300 ms, so
+ * that work left over from an earlier figure (a search worker finishing what the searches
+ * started) is not counted in the next one's CPU per request.
+ */
+async function settle(pids: readonly number[]): Promise<void> {
+  const total = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
+  const started = performance.now()
+  for (let before = total(); performance.now() - started < 10_000; ) {
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const now = total()
+    if (now - before < 0.3 * IDLE_SHARE) return
+    before = now
+  }
 }
 
 /** {@link timeInterleaved} of one series. */

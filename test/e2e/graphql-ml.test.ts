@@ -107,14 +107,23 @@ t.test('ML queries over the bootstrap, Feast and SageMaker data', async (t) => {
   })
 
   t.test('mlFeatureTable, related entities read in batches', async (t) => {
+    // The GraphQL reads go through latestJson (values as text) where the store has it.
     const latest = store.latest.bind(store)
+    const latestJson = store.latestJson?.bind(store)
     let reads = 0
     store.latest = (...args: Parameters<typeof store.latest>) => {
       reads++
       return latest(...args)
     }
+    if (latestJson) {
+      store.latestJson = (...args: Parameters<typeof latestJson>) => {
+        reads++
+        return latestJson(...args)
+      }
+    }
     t.teardown(() => {
       store.latest = latest
+      if (latestJson) store.latestJson = latestJson
     })
     const data = await gql(
       app,

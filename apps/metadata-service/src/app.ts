@@ -1,10 +1,12 @@
-import type { CatalogServer } from '@catalog/http-kit'
+import { LARGE_ASPECT_CHARS, warmLargeAspectWorker } from '@catalog/core'
+import { type CatalogServer, warmOnLargeBody } from '@catalog/http-kit'
 import { aspectRoutes } from './routes/aspects.js'
 import { changeRoutes } from './routes/changes.js'
 import { entityRoutes } from './routes/entities.js'
 import { entitiesDeleteAllRoutes } from './routes/entities-delete-all.js'
 import { entityV2Routes } from './routes/entities-v2.js'
 import { entityActionRoutes } from './routes/entity-actions.js'
+import { internalSchemaFieldRoutes } from './routes/internal-schema-field.js'
 import { metadataTestRoutes } from './routes/metadata-tests.js'
 import { openApiRoutes } from './routes/openapi/index.js'
 import { operationRoutes } from './routes/operations.js'
@@ -31,6 +33,8 @@ export async function metadataService(
   { services }: MetadataServiceOptions,
 ): Promise<void> {
   const { ingest, reads, store } = services
+  // A body that can hold a large aspect starts the worker that validates it while it arrives.
+  warmOnLargeBody(app, LARGE_ASPECT_CHARS, warmLargeAspectWorker)
   await app.register(aspectRoutes, { ingest, reads, admin: services.admin })
   await app.register(entityRoutes, { ingest, reads })
   await app.register(entityActionRoutes, { admin: services.admin, references: services.references })
@@ -38,6 +42,7 @@ export async function metadataService(
   await app.register(runRoutes, { runs: services.runs })
   await app.register(entityV2Routes, { reads })
   await app.register(changeRoutes, { store })
+  await app.register(internalSchemaFieldRoutes, { store })
   await app.register(relationshipRoutes, { lineage: services.lineage, reads })
   await app.register(relationshipDeleteRoutes, { services })
   await app.register(timeseriesRoutes, { timeseries: services.timeseries })

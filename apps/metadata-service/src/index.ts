@@ -10,5 +10,10 @@ export {
 export { type AfterWrite, IngestService } from './services/ingest-service.js'
 export { lineageLimitsFrom } from './services/lineage-service.js'
 export type { EntityResponse, ReadService } from './services/read-service.js'
+export {
+  hasSchemaFieldText,
+  lookUpSchemaField,
+  type SchemaFieldLookup,
+} from './services/schema-field-lookup.js'
 export { searchNotifier } from './services/search-notifier.js'
 export { openStore } from './store-factory.js'

@@ -1,6 +1,5 @@
 import { join } from 'node:path'
 import type { Config } from '@catalog/config'
-import { warmLargeAspectWorker } from '@catalog/core'
 import type { MetadataStore } from '@catalog/store'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
 
@@ -16,10 +15,10 @@ export async function openStore(
         durability: config.CATALOG_DURABILITY,
         ...(log ? { onMigrate: (note: string) => log.warn(note) } : {}),
       })
-      // The threads that take a large write off the event loop start with the server, so that
-      // the first large write does not share the CPU with their start.
+      // The writer thread that takes a large write off the event loop starts with the server, so
+      // that the first large write does not share the CPU with its start. The large-aspect worker
+      // starts when a large body is announced (see `metadataService`).
       store.warmWriterThread()
-      warmLargeAspectWorker()
       return store
     }
     case 'neo4j':

@@ -2,6 +2,7 @@ import { deserialize } from 'node:v8'
 import { JsonText, WorkerCalls } from '@catalog/core'
 import { errorCodes, type FastifyInstance } from 'fastify'
 import type { ArrayInChunks, JsonTextPaths, ParseCall, ParseReply, TextAt } from './json-body-protocol.js'
+import { warmOnLargeBody } from './warm-on-large-body.js'
 
 export type { JsonTextPaths } from './json-body-protocol.js'
 
@@ -19,9 +20,13 @@ declare module 'fastify' {
  */
 export const THREAD_BODY_BYTES = 256 * 1024
 
+/** The JSON body worker stops after this long without a body to parse (the next one starts it again). */
+export const JSON_BODY_WORKER_IDLE_MS = 60_000
+
 const calls = new WorkerCalls<ParseCall, ParseReply>(
   new URL('./json-body-worker.mjs', import.meta.url),
   'the JSON body worker stopped; retry the request',
+  JSON_BODY_WORKER_IDLE_MS,
 )
 
 /**
@@ -32,6 +37,8 @@ const calls = new WorkerCalls<ParseCall, ParseReply>(
  * a smaller body holds no value worth it).
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
+  // The worker starts when a large body is announced, so its start overlaps the upload.
+  warmOnLargeBody(app, THREAD_BODY_BYTES, warmJsonBodyWorker)
   const inline = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
@@ -46,8 +53,9 @@ export function installJsonBodyParser(app: FastifyInstance): void {
 }
 
 /**
- * Parses JSON bytes on the worker (started at the first call; it does not keep the process
- * alive while idle); the large values at `textPaths` come as {@link JsonText}.
+ * Parses JSON bytes on the worker (started at the first call or when a large body is announced;
+ * it does not keep the process alive, and stops after {@link JSON_BODY_WORKER_IDLE_MS} without a
+ * call); the large values at `textPaths` come as {@link JsonText}.
  */
 export async function parseOnWorker(bytes: Uint8Array, textPaths?: JsonTextPaths): Promise<unknown> {
   // fastify copies the body into a buffer of its own, which moves to the worker without a copy.
@@ -63,12 +71,17 @@ export async function parseOnWorker(bytes: Uint8Array, textPaths?: JsonTextPaths
 }
 
 /**
- * Starts the JSON body worker now (a server does, once it listens) rather than at the first large
- * body, whose parse would otherwise share the CPU with the worker's start (~0.3 s with tsx). It
- * does not keep the process alive.
+ * Starts the JSON body worker now unless it runs (a large body was announced) rather than when
+ * that body has arrived, whose parse would otherwise wait for the worker's start. It does not
+ * keep the process alive, and stops again when idle.
  */
 export function warmJsonBodyWorker(): void {
   calls.warm()
+}
+
+/** Whether the JSON body worker is running (it starts at a large body and stops when idle). */
+export function jsonBodyWorkerRunning(): boolean {
+  return calls.running
 }
 
 /** Puts a long array sent in chunks back, a chunk per event-loop turn. */

@@ -4,7 +4,6 @@ import type { Config } from '@catalog/config'
 import pino, { type Logger } from 'pino'
 import { admissionFromConfig } from './admission.js'
 import { type CatalogServer, createServer } from './create-server.js'
-import { warmJsonBodyWorker } from './json-body-parser.js'
 import { installMetrics, type MetricsRegistry } from './metrics.js'
 
 export interface Runnable {
@@ -43,7 +42,6 @@ export async function runServer(config: Config, runnable: Runnable): Promise<Cat
     // A deep accept queue: a burst of new connections waits to be accepted (and, if need be,
     // answered 429 by admission control) instead of being dropped or reset by the kernel.
     await app.listen({ port: runnable.port, host: config.HOST, backlog: LISTEN_BACKLOG })
-    warmJsonBodyWorker()
     const address = app.server.address()
     const port = typeof address === 'object' && address ? address.port : runnable.port
     const url = `http://localhost:${port}`
@@ -58,6 +56,22 @@ export async function runServer(config: Config, runnable: Runnable): Promise<Cat
   return app
 }
 
+/** A keep-alive connection as shutdown sees it: its responses in progress, and when the last one ended. */
+interface Connection {
+  readonly busy: Set<ServerResponse>
+  last: number
+}
+
+const CONNECTION = Symbol('connection')
+type TrackedResponse = ServerResponse & { [CONNECTION]?: Connection }
+
+function responseClosed(this: TrackedResponse): void {
+  const state = this[CONNECTION]
+  if (!state) return
+  state.busy.delete(this)
+  state.last = Date.now()
+}
+
 /**
  * Graceful shutdown on SIGTERM/SIGINT, installed before the app listens and armed once it does: stop accepting, answer in-flight requests with
  * `Connection: close` (requests arriving meanwhile get fastify's 503), close idle keep-alive
@@ -69,31 +83,29 @@ export function installShutdown(
   log: Logger,
 ): { arm: (closeBackends: () => Promise<void>) => void } {
   let stopping = false
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (stopping) reply.header('connection', 'close')
-    done(null, payload)
-  })
   let closeBackends: () => Promise<void> = async () => {}
-  // Per connection: requests in progress and when the last one ended, so that shutdown closes
-  // only connections that are really idle, not ones whose next request may be on the wire.
-  const connections = new Map<Socket, { busy: number; last: number }>()
+  // Per connection: requests in progress (their responses) and when the last one ended, so that
+  // shutdown closes only connections that are really idle, not ones whose next request may be on
+  // the wire. One listener function for every response: no closure per request.
+  const connections = new Map<Socket, Connection>()
   app.server.on('connection', (socket: Socket) => {
-    connections.set(socket, { busy: 0, last: Date.now() })
+    connections.set(socket, { busy: new Set(), last: Date.now() })
     socket.once('close', () => connections.delete(socket))
   })
   app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const state = connections.get(request.socket)
     if (!state) return
-    state.busy++
-    response.once('close', () => {
-      state.busy--
-      state.last = Date.now()
-    })
+    state.busy.add(response)
+    ;(response as TrackedResponse)[CONNECTION] = state
+    response.on('close', responseClosed)
+    // Answers given while stopping close their connection (fastify's listener, before this one,
+    // may have answered already: its 503 to a request that arrives while the server closes).
+    if (stopping && !response.headersSent) response.setHeader('connection', 'close')
   })
   const closeIdle = () => {
     const now = Date.now()
     for (const [socket, state] of connections) {
-      if (state.busy === 0 && now - state.last >= IDLE_GRACE_MS) socket.destroy()
+      if (state.busy.size === 0 && now - state.last >= IDLE_GRACE_MS) socket.destroy()
     }
   }
   const stop = async (signal: string) => {
@@ -102,6 +114,9 @@ export function installShutdown(
       process.exit(1)
     }
     stopping = true
+    // Answers in progress close their connection too (those not yet sending their headers).
+    for (const state of connections.values())
+      for (const response of state.busy) if (!response.headersSent) response.setHeader('connection', 'close')
     log.info({ signal }, 'shutting down')
     const deadline = setTimeout(() => {
       log.error(

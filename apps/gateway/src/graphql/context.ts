@@ -3,8 +3,9 @@ import { InvalidInputError, type Registry } from '@catalog/core'
 import type { FastifyBaseLogger } from 'fastify'
 import type { MetadataClient } from './clients/metadata-client.js'
 import type { SearchClient } from './clients/search-client.js'
-import { EntityLoader } from './entity-loader.js'
+import { ENTITIES_KEPT, EntityLoader } from './entity-loader.js'
 import { MAPPINGS, type Mapped } from './mappers/index.js'
+import { RecentMap } from './recent-map.js'
 
 /** Per-request state every resolver gets. */
 export interface CatalogContext {
@@ -32,7 +33,9 @@ export interface CatalogContext {
  */
 export class EntityGraph {
   readonly loader: EntityLoader
-  private readonly mapped = new Map<string, Promise<Mapped>>()
+  private readonly mapped = new RecentMap<string, Promise<Mapped>>(ENTITIES_KEPT)
+  /** The objects mapped lately, for fields answered without waiting a turn. */
+  private readonly done = new RecentMap<string, Mapped>(ENTITIES_KEPT)
 
   constructor(
     client: MetadataClient,
@@ -59,7 +62,9 @@ export class EntityGraph {
         if (!mapping) {
           throw new InvalidInputError(`Entity type ${entity.entityType} is not served by this GraphQL API`)
         }
-        return mapping.map(entity)
+        const object = mapping.map(entity)
+        this.done.set(urn, object)
+        return object
       })
       promise.catch(() => this.mapped.delete(urn))
       this.mapped.set(urn, promise)
@@ -67,9 +72,15 @@ export class EntityGraph {
     return promise
   }
 
+  /** The GraphQL object of entity `urn` when it is mapped already, else undefined. */
+  now(urn: string): Mapped | undefined {
+    return this.done.get(urn)
+  }
+
   /** Forgets every entity read so far: called after each mutation, so later reads see the write. */
   clear(): void {
     this.mapped.clear()
+    this.done.clear()
     this.loader.clear()
   }
 }

@@ -1,5 +1,7 @@
 import type { Registry } from '@catalog/core'
 import type { EntityAspects, MetadataClient } from './clients/metadata-client.js'
+import { RecentMap } from './recent-map.js'
+import { STEP_MS, TurnPacer } from './turn-pacer.js'
 
 /** An entity as loaded for one request: its aspects and its key members (from the URN). */
 export interface LoadedEntity extends EntityAspects {
@@ -13,17 +15,39 @@ interface Waiting {
   readonly reject: (err: unknown) => void
 }
 
-/** Most entities read in one event-loop turn. */
-const CHUNK = 100
+/**
+ * Entities a request keeps loaded (and mapped) at most: more than a loader step reads, so that a
+ * result's entity is still there when the result is completed.
+ */
+export const ENTITIES_KEPT = 1_500
 
 /**
- * Per-request batching loader (the N+1 guard): every entity asked for during one turn of
- * the event loop is read with one `getEntities` call per entity type and {@link CHUNK} URNs, and each URN is read
- * at most once per request (until {@link clear}, which mutations call after writing).
+ * Most entities one step reads: over HTTP a step costs this process little, and its reads go out
+ * 50 URNs a call, one call after another, so larger steps would only make fewer calls run at once.
+ */
+const MAX_STEP = 200
+
+/** URNs of one entity type waiting to be read, with their callers in first-asked order. */
+interface Batch {
+  readonly entityType: string
+  readonly urns: string[]
+  readonly callers: Map<string, Waiting[]>
+  /** How many of `urns` were read already. */
+  done: number
+}
+
+/**
+ * Per-request batching loader (the N+1 guard): every entity asked for during one turn of the
+ * event loop is read with `getEntities` calls of one entity type each, and each URN is read at
+ * most once per request (until {@link clear}, which mutations call after writing). A page of
+ * thousands is read in steps, one per event-loop turn, as many entities each as a {@link TurnPacer}
+ * gives: read in-process, the reads and what they set off (mapping, completing the results) would
+ * otherwise hold every other request for the whole page (over HTTP the steps still overlap).
  */
 export class EntityLoader {
-  private readonly cache = new Map<string, Promise<LoadedEntity>>()
+  private readonly cache = new RecentMap<string, Promise<LoadedEntity>>(ENTITIES_KEPT)
   private pending = new Map<string, Waiting[]>()
+  private readonly queue: Batch[] = []
   private scheduled = false
   /** Number of `getEntities` calls made (observability and tests). */
   batches = 0
@@ -32,6 +56,7 @@ export class EntityLoader {
     private readonly client: MetadataClient,
     private readonly registry: Registry,
     private readonly aspectsFor: (entityType: string) => readonly string[],
+    private readonly pacer = new TurnPacer(STEP_MS, 20, 4, MAX_STEP),
   ) {}
 
   /** The entity `urn` (a missing entity loads with no aspects); a malformed URN rejects. */
@@ -59,45 +84,48 @@ export class EntityLoader {
     this.cache.clear()
   }
 
+  /**
+   * One step per event-loop turn. Each step's immediate is queued by the one before it:
+   * immediates queued together all run in one check phase, with no I/O served between them.
+   */
   private schedule(): void {
     if (this.scheduled) return
     this.scheduled = true
-    setImmediate(() => this.dispatch())
+    setImmediate(() => this.step())
   }
 
-  private dispatch(): void {
+  private step(): void {
     this.scheduled = false
-    const groups = this.pending
-    this.pending = new Map()
-    const reads: Array<() => void> = []
-    for (const [entityType, waiting] of groups) {
+    this.enqueuePending()
+    let left = this.pacer.next()
+    while (left > 0 && this.queue.length > 0) {
+      const batch = this.queue[0] as Batch
+      const urns = batch.urns.slice(batch.done, batch.done + left)
+      batch.done += urns.length
+      left -= urns.length
+      if (batch.done >= batch.urns.length) this.queue.shift()
+      const waiting: Waiting[] = []
+      for (const u of urns) for (const w of batch.callers.get(u) ?? []) waiting.push(w)
+      this.read(batch.entityType, urns, waiting)
+    }
+    if (this.queue.length > 0 || this.pending.size > 0) this.schedule()
+  }
+
+  /** Moves what was asked for since the last step to the end of the queue, by entity type. */
+  private enqueuePending(): void {
+    if (this.pending.size === 0) return
+    for (const [entityType, waiting] of this.pending) {
       // The callers of each URN, in first-asked order (a URN is asked once per request, but
       // pending calls made before the cache held it are kept).
-      const byUrn = new Map<string, Waiting[]>()
+      const callers = new Map<string, Waiting[]>()
       for (const w of waiting) {
-        const callers = byUrn.get(w.urn)
-        if (callers) callers.push(w)
-        else byUrn.set(w.urn, [w])
+        const list = callers.get(w.urn)
+        if (list) list.push(w)
+        else callers.set(w.urn, [w])
       }
-      const urns = [...byUrn.keys()]
-      for (let i = 0; i < urns.length; i += CHUNK) {
-        const chunk = urns.slice(i, i + CHUNK)
-        const mine = chunk.flatMap((u) => byUrn.get(u) ?? [])
-        reads.push(() => this.read(entityType, chunk, mine))
-      }
+      this.queue.push({ entityType, urns: [...callers.keys()], callers, done: 0 })
     }
-    this.readInTurns(reads, 0)
-  }
-
-  /**
-   * One chunk per event-loop turn: a page of thousands of entities read in-process must not hold
-   * every other request for the whole read (over HTTP the chunks still overlap). Each chunk's
-   * immediate is queued by the one before it: immediates queued together all run in one check
-   * phase, with no I/O served between them.
-   */
-  private readInTurns(reads: ReadonlyArray<() => void>, next: number): void {
-    reads[next]?.()
-    if (next + 1 < reads.length) setImmediate(() => this.readInTurns(reads, next + 1))
+    this.pending = new Map()
   }
 
   private read(entityType: string, urns: string[], waiting: readonly Waiting[]): void {
@@ -105,8 +133,18 @@ export class EntityLoader {
     this.client.getEntities(urns, this.aspectsFor(entityType)).then(
       (found) => {
         for (const w of waiting) {
-          const entity = found.get(w.urn) ?? { urn: w.urn, entityType, aspects: {} }
-          w.resolve({ ...entity, key: w.key })
+          const entity = found.get(w.urn)
+          w.resolve(
+            entity
+              ? {
+                  urn: entity.urn,
+                  entityType: entity.entityType,
+                  aspects: entity.aspects,
+                  exists: entity.exists,
+                  key: w.key,
+                }
+              : { urn: w.urn, entityType, aspects: {}, key: w.key },
+          )
         }
       },
       (err: unknown) => {

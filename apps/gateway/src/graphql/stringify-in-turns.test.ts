@@ -15,6 +15,11 @@ t.test('the text is exactly what JSON.stringify writes', async (t) => {
     { toJSON: () => Array.from({ length: 100 }, (_, i) => i) },
     [],
     {},
+    Array.from({ length: 50 }, (_, i) => ({
+      i,
+      list: Array.from({ length: 100 }, (_, k) => ({ k, u: undefined })),
+    })),
+    [{ toJSON: () => undefined }, { x: { toJSON: () => ({ y: [1, { toJSON: () => 'z' }] }) } }],
   ]
   for (const v of values) t.equal(await stringifyInTurns(v, 0), JSON.stringify(v))
 })
@@ -31,7 +36,7 @@ t.test('a long array is written across event-loop turns', async (t) => {
   const text = await stringifyInTurns(value, 0)
   running = false
   t.equal(text, JSON.stringify(value))
-  t.ok(turns > 100, `other work ran ${turns} times while it was written`)
+  t.ok(turns > 20, `other work ran ${turns} times while it was written`)
 })
 
 t.test('holdsMoreThan counts values and stops at the limit', async (t) => {

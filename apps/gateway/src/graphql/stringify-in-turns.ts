@@ -1,21 +1,28 @@
 import { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 
-/** Arrays longer than this are written element by element, yielding when a slice's time is up. */
-const LONG_ARRAY = 64
-/** Objects deeper than this are written in one JSON.stringify call (results sit a few levels down). */
-const MAX_DEPTH = 8
 /** Values (objects, arrays and scalars) above which a response is written in steps. */
 const LARGE_RESPONSE = 20_000
+/** A value holding at most this many values is written by one native JSON.stringify call. */
+const SMALL = 64
+/** Values written between two looks at the clock. */
+const CHECK_EVERY = 64
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
+/** An object or array being written: its keys (null for an array) and the next position. */
+interface Frame {
+  readonly value: Record<string, unknown> | readonly unknown[]
+  readonly keys: readonly string[] | null
+  next: number
+  /** Whether nothing of the object has been written yet (no comma before its next member). */
+  first: boolean
+}
+
 /**
  * The JSON text of `value`, exactly as `JSON.stringify(value)` gives it, built in slices of
- * about `sliceMs` with the event loop free between them: long arrays are written one element
- * at a time, and the writer waits a turn whenever its slice is spent. A 2,000-result GraphQL
- * page is about a megabyte of JSON; written in one call it held every other request for tens
- * of milliseconds.
+ * about `sliceMs` with the event loop free between them. A 2,000-result GraphQL page is about a
+ * megabyte of JSON; written in one call it held every other request for tens of milliseconds.
  */
 export async function stringifyInTurns(value: unknown, sliceMs = 8): Promise<string> {
   return (await jsonChunksInTurns(value, sliceMs)).join('')
@@ -23,43 +30,24 @@ export async function stringifyInTurns(value: unknown, sliceMs = 8): Promise<str
 
 /**
  * {@link stringifyInTurns} as the text of each slice: joined, they are `JSON.stringify(value)`.
- * Sent one by one, a response of megabytes is never copied into one string.
+ * Sent one by one, a response of megabytes is never copied into one string. The walk is a loop
+ * over a stack of the objects and arrays open, not a call (and a promise) per value; a value
+ * holding at most {@link SMALL} values (a search result) is written by one native call.
  */
 export async function jsonChunksInTurns(value: unknown, sliceMs = 8): Promise<string[]> {
   let sliceEnd = performance.now() + sliceMs
   const chunks: string[] = []
   let parts: string[] = []
-  const yieldIfSpent = async () => {
-    if (performance.now() < sliceEnd) return
-    chunks.push(parts.join(''))
-    parts = []
-    await nextTurn()
-    sliceEnd = performance.now() + sliceMs
-  }
-  // What JSON.stringify writes for `v` in an array slot or as a property (undefined: nothing).
-  const write = async (v: unknown, depth: number, inArray: boolean): Promise<boolean> => {
+  const stack: Frame[] = []
+  // Writes `v` in an array slot or as a property; an object or array too large to write at once
+  // is opened (pushed on the stack). False when JSON.stringify writes nothing for it (a property).
+  const open = (v: unknown, inArray: boolean): boolean => {
     const own = typeof (v as { toJSON?: unknown } | null)?.toJSON === 'function'
     const json = own ? (v as { toJSON: () => unknown }).toJSON() : v
-    if (Array.isArray(json) && json.length > LONG_ARRAY) {
-      parts.push('[')
-      for (let i = 0; i < json.length; i++) {
-        if (i > 0) parts.push(',')
-        await write(json[i], depth + 1, true)
-        await yieldIfSpent()
-      }
-      parts.push(']')
-      return true
-    }
-    if (json !== null && typeof json === 'object' && !Array.isArray(json) && depth < MAX_DEPTH) {
-      parts.push('{')
-      let first = true
-      for (const key of Object.keys(json)) {
-        const mark = parts.length
-        parts.push(first ? '' : ',', JSON.stringify(key), ':')
-        if (await write((json as Record<string, unknown>)[key], depth + 1, false)) first = false
-        else parts.length = mark
-      }
-      parts.push('}')
+    if (json !== null && typeof json === 'object' && !isSmall(json)) {
+      const keys = Array.isArray(json) ? null : Object.keys(json)
+      parts.push(keys ? '{' : '[')
+      stack.push({ value: json as Frame['value'], keys, next: 0, first: true })
       return true
     }
     const text = JSON.stringify(json)
@@ -70,9 +58,61 @@ export async function jsonChunksInTurns(value: unknown, sliceMs = 8): Promise<st
     parts.push(text)
     return true
   }
-  await write(value, 0, true)
+  open(value, true)
+  let written = 0
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame
+    if (frame.keys === null) {
+      const items = frame.value as readonly unknown[]
+      if (frame.next >= items.length) {
+        parts.push(']')
+        stack.pop()
+        continue
+      }
+      if (frame.next > 0) parts.push(',')
+      open(items[frame.next++], true)
+    } else {
+      if (frame.next >= frame.keys.length) {
+        parts.push('}')
+        stack.pop()
+        continue
+      }
+      const key = frame.keys[frame.next++] as string
+      const mark = parts.length
+      parts.push(frame.first ? '' : ',', JSON.stringify(key), ':')
+      if (open((frame.value as Record<string, unknown>)[key], false)) frame.first = false
+      else parts.length = mark
+    }
+    if (++written % CHECK_EVERY === 0 && performance.now() >= sliceEnd) {
+      chunks.push(parts.join(''))
+      parts = []
+      await nextTurn()
+      sliceEnd = performance.now() + sliceMs
+    }
+  }
   chunks.push(parts.join(''))
   return chunks
+}
+
+/** Values {@link fits} may still count. */
+let budget = 0
+
+/** Whether `v` holds at most {@link SMALL} values (none with its own `toJSON`). */
+function isSmall(v: object): boolean {
+  budget = SMALL
+  return fits(v)
+}
+
+function fits(v: unknown): boolean {
+  if (--budget < 0) return false
+  if (v === null || typeof v !== 'object') return true
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false
+  if (Array.isArray(v)) {
+    for (const item of v) if (!fits(item)) return false
+    return true
+  }
+  for (const key in v) if (!fits((v as Record<string, unknown>)[key])) return false
+  return true
 }
 
 /** Whether `value` holds more than `limit` values (objects, arrays and scalars); stops counting there. */

@@ -47,3 +47,23 @@ t.test('an answer asked for twice is remembered until the next write, within its
   await ask('big', 200)
   t.equal(computed, before + 3, 'an answer over a sixteenth of the budget is never kept')
 })
+
+t.test('an answer asked for the first time is computed without reading the change log', async (t) => {
+  const log = fakeLog()
+  let heads = 0
+  const head = () => {
+    heads++
+    return log.reader.head()
+  }
+  const cache = new AnswerCache({ ...log.reader, head })
+  let computed = 0
+  const ask = (key: string) => cache.get(key, async () => `${++computed}`)
+  await ask('a')
+  await ask('b')
+  t.equal(heads, 0, 'first asks do not read the log')
+  t.equal(await ask('a'), '3')
+  t.equal(heads, 1, 'the second, whose answer is kept, reads it first')
+  log.write('urn:li:dataset:x')
+  t.equal(await ask('a'), '4', 'a write after it was kept drops it')
+  t.equal(heads, 2)
+})

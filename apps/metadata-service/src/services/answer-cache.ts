@@ -7,7 +7,8 @@ const DEFAULT_BUDGET = 8 * 1024 * 1024
 /**
  * Read answers (as JSON text) that depend on more than one entity's rows, such as the entities
  * at the other end of an entity's edges, remembered until the next write: before answering it
- * reads the change log's head (once per event-loop turn, see `batchedLogFollower`), and any entry
+ * reads the change log's head (once per event-loop turn, see `batchedLogFollower`; not for a key asked for the
+ * first time), and any entry
  * after the last one seen drops every answer (an edge to an entity comes from a write of another
  * entity). Answers computed while the log moved on are returned but not remembered. An answer is
  * remembered from the second time its key is asked for (see {@link SeenOnce}), within a budget of
@@ -35,9 +36,13 @@ export class AnswerCache {
 
   /** The answer remembered for `key`, else `compute()`'s, remembered unless a write came meanwhile. */
   async get(key: string, compute: () => Promise<string>): Promise<string> {
-    await this.refresh()
-    const known = this.answers.get(key)
-    if (known !== undefined) return known
+    // Asked for the first time, the answer is computed from the store (which holds every
+    // committed write) and not remembered: no need to read the log.
+    if (this.answers.has(key) || this.seen.has(key)) {
+      await this.refresh()
+      const known = this.answers.get(key)
+      if (known !== undefined) return known
+    }
     const generation = this.generation
     const answer = await compute()
     if (generation === this.generation) this.offer(key, answer)

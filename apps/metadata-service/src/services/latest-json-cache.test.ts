@@ -5,6 +5,7 @@ import { LatestJsonCache, type LatestJsonSource } from './latest-json-cache.js'
 
 const A = 'urn:li:corpuser:a'
 const B = 'urn:li:corpuser:b'
+const C = 'urn:li:corpuser:c'
 
 /** A store of latest rows with a change log, counting the reads of rows. */
 function fakeStore() {
@@ -214,7 +215,6 @@ t.test('latestOne: the same rows and the same memory as a read of one URN', asyn
   )
   t.same(await cache.latestOne(B), [], 'an entity without rows has none')
   // A read overtaken by a write answers what it read and is not remembered.
-  const C = 'urn:li:corpuser:c'
   await cache.latestOne(C)
   store.afterNextRead(async () => {
     store.write(C, 'corpUserInfo', { n: 1 })
@@ -226,4 +226,34 @@ t.test('latestOne: the same rows and the same memory as a read of one URN', asyn
     ['{"n":1}'],
     'the next read sees the write',
   )
+})
+
+t.test('a first read of an entity reads its rows without the change log', async (t) => {
+  const store = fakeStore()
+  store.write(A, 'corpUserInfo', { n: 1 })
+  let heads = 0
+  const head = () => {
+    heads++
+    return store.source.head()
+  }
+  const cache = new LatestJsonCache({ ...store.source, head })
+  await cache.latestOne(A)
+  await cache.latestJson([B])
+  await cache.latestAspect(C, 'status')
+  t.equal(heads, 0, 'first reads (one URN, a batch, one aspect) do not read the log')
+  await cache.latestOne(A)
+  t.equal(heads, 1, 'a second read, whose rows are remembered, reads it first')
+  store.write(A, 'corpUserInfo', { n: 2 })
+  t.same(
+    (await cache.latestOne(A)).map((r) => r.valueJson),
+    ['{"n":2}'],
+    'a write after the rows were remembered is seen',
+  )
+  t.equal(heads, 2)
+  t.same(
+    (await cache.latestJson([B, 'urn:li:corpuser:d'])).get(B),
+    [],
+    'a batch with one URN read before reads the log',
+  )
+  t.equal(heads, 3)
 })

@@ -31,6 +31,9 @@ interface Entry {
  * same transaction as its rows, so a read that starts after a write returned sees it, whichever
  * process wrote. Rows read while the log moved on are answered but not remembered.
  *
+ * The first read of an entity skips the log: it reads the store, which holds every committed
+ * write, and remembers nothing (a cold read of a large catalog then costs one query, not two).
+ *
  * An entity is remembered from its second read on (see {@link SeenOnce}): a read of an entity
  * nobody asks for again (a crawl, a scan of a large catalog) costs no memory and leaves the
  * garbage collector nothing to keep.
@@ -67,7 +70,7 @@ export class LatestJsonCache {
     urns: readonly string[],
     aspects?: readonly string[],
   ): Promise<Map<string, readonly StoredAspectJson[]>> {
-    await this.refresh()
+    if (urns.some((urn) => this.needsLog(urn))) await this.refresh()
     const found = new Map<string, readonly StoredAspectJson[]>()
     const missing: string[] = []
     for (const urn of urns) {
@@ -94,9 +97,10 @@ export class LatestJsonCache {
   }
 
   /** Every latest row of one URN ({@link latestJson} of one URN, without the maps a batch needs). */
-  async latestOne(urn: string): Promise<readonly StoredAspectJson[]> {
-    await this.refresh()
-    return this.rows.get(urn)?.list ?? this.load(urn)
+  latestOne(urn: string): Promise<readonly StoredAspectJson[]> {
+    // Without async frames: a cold read is one promise of the store's.
+    if (!this.needsLog(urn)) return this.load(urn)
+    return this.refresh().then(() => this.rows.get(urn)?.list ?? this.load(urn))
   }
 
   /**
@@ -104,7 +108,7 @@ export class LatestJsonCache {
    * the entity is read for the second time (then all its rows are read and remembered).
    */
   async latestAspect(urn: string, aspect: string): Promise<StoredAspectJson | undefined> {
-    await this.refresh()
+    if (this.needsLog(urn)) await this.refresh()
     const known = this.rows.get(urn)
     if (!known && this.store.latestJson && !this.seen.has(urn)) {
       this.seen.add(urn)
@@ -114,12 +118,22 @@ export class LatestJsonCache {
     return list.find((r) => r.aspect === aspect)
   }
 
+  /**
+   * Whether a read of `urn` must follow the log first: its rows are remembered, or will be by
+   * this read (its second), which must then know the log's position its rows are as new as.
+   */
+  private needsLog(urn: string): boolean {
+    return this.rows.has(urn) || this.seen.has(urn)
+  }
+
   /** Every latest row of one URN from the store, offered to memory unless the log moved on meanwhile. */
-  private async load(urn: string): Promise<readonly StoredAspectJson[]> {
+  private load(urn: string): Promise<readonly StoredAspectJson[]> {
     const generation = this.generation
-    const list = (await this.read([urn])).get(urn) ?? []
-    if (generation === this.generation) this.offer(urn, list)
-    return list
+    return this.read([urn]).then((rows) => {
+      const list = rows.get(urn) ?? []
+      if (generation === this.generation) this.offer(urn, list)
+      return list
+    })
   }
 
   /**
@@ -142,8 +156,12 @@ export class LatestJsonCache {
   }
 
   /** Every latest row of the URNs, from the store. */
-  private async read(urns: readonly string[]): Promise<Map<string, readonly StoredAspectJson[]>> {
-    if (this.store.latestJson) return this.store.latestJson(urns)
+  private read(urns: readonly string[]): Promise<Map<string, readonly StoredAspectJson[]>> {
+    return this.store.latestJson ? this.store.latestJson(urns) : this.readParsed(urns)
+  }
+
+  /** {@link read} from a store without `latestJson`: its parsed rows serialized. */
+  private async readParsed(urns: readonly string[]): Promise<Map<string, readonly StoredAspectJson[]>> {
     const out = new Map<string, readonly StoredAspectJson[]>()
     for (const [urn, list] of await this.store.latest(urns)) {
       out.set(

@@ -10,6 +10,7 @@ import {
 import type { MetadataStore, StoredAspectJson } from '@catalog/store'
 import { AnswerCache } from './answer-cache.js'
 import { LatestJsonCache } from './latest-json-cache.js'
+import { quoted } from './quoted.js'
 
 /** `EnvelopedAspect` of an `EntityResponse`. */
 export interface EnvelopedAspect {
@@ -136,11 +137,11 @@ export class ReadService {
 
   private entityJson(ref: EntityRef, stored: readonly StoredAspectJson[], key?: StoredAspectJson): string {
     const keyName = ref.entity.keyAspect
-    let text = `{"urn":${JSON.stringify(ref.urn)},"entityName":${JSON.stringify(ref.entity.name)},"aspects":{`
-    text += `${JSON.stringify(keyName)}:${key ? envelopeJson(key) : envelopeJson(this.syntheticKeyJson(ref))}`
+    let text = `{"urn":${JSON.stringify(ref.urn)},"entityName":${quoted(ref.entity.name)},"aspects":{`
+    text += `${quoted(keyName)}:${key ? envelopeJson(key) : envelopeJson(this.syntheticKeyJson(ref))}`
     for (const row of stored) {
       if (row.aspect === keyName || !this.registry.hasAspect(ref.entity, row.aspect)) continue
-      text += `,${JSON.stringify(row.aspect)}:${envelopeJson(row)}`
+      text += `,${quoted(row.aspect)}:${envelopeJson(row)}`
     }
     return `${text}}}`
   }
@@ -262,5 +263,5 @@ function envelopeJson(row: StoredAspectJson): string {
   // Absent when the row has none, as `envelope` leaves it out (a stored JSON `null` included).
   const sm = row.systemMetadataJson
   const systemMetadata = sm === null || sm === '' || sm === 'null' ? '' : `,"systemMetadata":${sm}`
-  return `{"name":${JSON.stringify(row.aspect)},"type":"VERSIONED","version":${row.version},"value":${row.valueJson},"created":{"actor":${JSON.stringify(row.created.actor)},"time":${row.created.time}}${systemMetadata}}`
+  return `{"name":${quoted(row.aspect)},"type":"VERSIONED","version":${row.version},"value":${row.valueJson},"created":{"actor":${quoted(row.created.actor)},"time":${row.created.time}}${systemMetadata}}`
 }

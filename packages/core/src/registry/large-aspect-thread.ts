@@ -20,9 +20,13 @@ export interface PreparedAspect {
   readonly edgesJson: string
 }
 
+/** The large-aspect worker stops after this long without a call (the next one starts it again). */
+export const LARGE_ASPECT_WORKER_IDLE_MS = 60_000
+
 const calls = new WorkerCalls<PrepareCall | PatchCall, PrepareReply>(
   new URL('./large-aspect-worker.mjs', import.meta.url),
   'the aspect validation worker stopped; retry the write',
+  LARGE_ASPECT_WORKER_IDLE_MS,
 )
 
 /**
@@ -30,7 +34,7 @@ const calls = new WorkerCalls<PrepareCall | PatchCall, PrepareReply>(
  * derives its edges (as `Registry.edges`) on a worker thread, with the default model. Refuses
  * with the same domain errors and messages as the event-loop path. Text given as UTF-8 bytes
  * is transferred (the caller's bytes are gone after). The one worker of the process is started
- * at the first call and does not keep the process alive while idle.
+ * at the first call and does not keep the process alive while idle; it stops when idle long.
  */
 export async function prepareLargeAspect(input: Omit<PrepareCall, 'id'>): Promise<PreparedAspect> {
   const transfer = typeof input.text === 'string' ? [] : [input.text.buffer as ArrayBuffer]
@@ -62,11 +66,18 @@ export async function prepareLargePatch(input: Omit<PatchCall, 'id'>): Promise<P
 }
 
 /**
- * Starts the worker now (a server does, at start) rather than at the first large aspect, which
- * would otherwise share the CPU with the worker's start (~0.3 s). It does not keep the process alive.
+ * Starts the worker now unless it runs (a server does when a body large enough to hold a large
+ * aspect is announced) rather than at the aspect's validation, which would otherwise wait for the
+ * worker's start (~0.3 s). It does not keep the process alive, and stops after
+ * {@link LARGE_ASPECT_WORKER_IDLE_MS} without a call.
  */
 export function warmLargeAspectWorker(): void {
   calls.warm()
+}
+
+/** Whether the large-aspect worker is running (started by a call or {@link warmLargeAspectWorker}, not stopped since). */
+export function largeAspectWorkerRunning(): boolean {
+  return calls.running
 }
 
 function prepared(valueJson: string, edgesJson: string): PreparedAspect {

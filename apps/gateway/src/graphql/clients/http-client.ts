@@ -8,6 +8,7 @@ import type {
   MetadataProposal,
   RelationshipsAnswer,
   RelationshipsQuery,
+  SchemaFieldLookup,
   TimelineQuery,
   TimelineTransaction,
   TimeseriesQuery,
@@ -64,6 +65,10 @@ export class HttpMetadataClient implements MetadataClient {
   async exists(urn: string): Promise<boolean> {
     const key = this.registry.resolveUrn(urn).entity.keyAspect
     return (await this.aspect(urn, key, 0)) !== undefined
+  }
+
+  async schemaField(urn: string, fieldPath: string): Promise<SchemaFieldLookup> {
+    return (await this.call('POST', '/internal/schema-field', { urn, fieldPath })) as SchemaFieldLookup
   }
 
   async getAspectVersion(urn: string, aspect: string, version: number): Promise<AspectValue | undefined> {

@@ -1,4 +1,4 @@
-import type { MetadataServices } from '@catalog/metadata-service'
+import { lookUpSchemaField, type MetadataServices } from '@catalog/metadata-service'
 import type {
   AspectValue,
   EntityAspects,
@@ -8,6 +8,7 @@ import type {
   MetadataProposal,
   RelationshipsAnswer,
   RelationshipsQuery,
+  SchemaFieldLookup,
   TimelineQuery,
   TimelineTransaction,
   TimeseriesQuery,
@@ -26,8 +27,34 @@ export class InProcessMetadataClient implements MetadataClient {
     if (urns.length === 0) return out
     const { registry, store } = this.services
     const entity = registry.resolveUrn(urns[0] as string).entity
-    const wanted = [...new Set([entity.keyAspect, ...aspects.filter((a) => registry.hasAspect(entity, a))])]
-    const rows = await store.latest(urns, wanted)
+    const wanted = [
+      entity.keyAspect,
+      ...aspects.filter((a) => a !== entity.keyAspect && registry.hasAspect(entity, a)),
+    ]
+    if (!store.latestJson) return this.parsedEntities(urns, wanted)
+    // The stored text, read for the whole batch in one statement: only the values are parsed (not
+    // the system metadata, nor the key aspect, whose row only says the entity exists).
+    const rows = await store.latestJson(urns, wanted)
+    for (const urn of urns) {
+      const values: Record<string, AspectValue> = {}
+      let exists = false
+      for (const row of rows.get(urn) ?? []) {
+        if (row.aspect === entity.keyAspect) exists = true
+        else values[row.aspect] = JSON.parse(row.valueJson) as AspectValue
+      }
+      out.set(urn, { urn, entityType: entity.name, aspects: values, exists })
+    }
+    return out
+  }
+
+  /** {@link getEntities} of a store without text reads. */
+  private async parsedEntities(
+    urns: readonly string[],
+    wanted: readonly string[],
+  ): Promise<Map<string, EntityAspects>> {
+    const out = new Map<string, EntityAspects>()
+    const entity = this.services.registry.resolveUrn(urns[0] as string).entity
+    const rows = await this.services.store.latest(urns, wanted)
     for (const urn of urns) {
       const values: Record<string, AspectValue> = {}
       let exists = false
@@ -43,6 +70,10 @@ export class InProcessMetadataClient implements MetadataClient {
   async exists(urn: string): Promise<boolean> {
     const entity = this.services.registry.resolveUrn(urn).entity
     return this.services.store.exists(urn, entity.keyAspect)
+  }
+
+  schemaField(urn: string, fieldPath: string): Promise<SchemaFieldLookup> {
+    return lookUpSchemaField(this.services.store, urn, fieldPath)
   }
 
   async getAspectVersion(urn: string, aspect: string, version: number): Promise<AspectValue | undefined> {

@@ -122,6 +122,12 @@ export interface TimelineTransaction {
   readonly changeEvents: readonly TimelineChangeEvent[]
 }
 
+/** Whether a dataset has a latest `schemaMetadata`, and whether it has a field of a given path. */
+export interface SchemaFieldLookup {
+  readonly hasSchema: boolean
+  readonly hasField: boolean
+}
+
 /**
  * What the GraphQL resolvers need from the metadata service. One implementation calls the
  * in-process services (one-process mode), the other the metadata service's REST endpoints
@@ -133,6 +139,12 @@ export interface MetadataClient {
   getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, EntityAspects>>
   /** True when the entity's key aspect exists. */
   exists(urn: string): Promise<boolean>
+  /**
+   * Whether the dataset's latest `schemaMetadata` has a field whose `fieldPath` is exactly
+   * `fieldPath`, answered without reading the schema into this process's heap (a schema may hold
+   * 20,000 fields, 16 MB).
+   */
+  schemaField(urn: string, fieldPath: string): Promise<SchemaFieldLookup>
   /** One version of one aspect (0 = latest); undefined when there is no such row. */
   getAspectVersion(urn: string, aspect: string, version: number): Promise<AspectValue | undefined>
   /** Applies proposals all-or-nothing, stamped with `actor`. */

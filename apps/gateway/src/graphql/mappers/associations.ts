@@ -3,7 +3,7 @@ import type { AspectValue } from '../clients/metadata-client.js'
 import { NotServedError } from '../errors.js'
 import { type EntitySource, type Mapped, num, ref, refs, str } from './common.js'
 import { MAPPINGS } from './index.js'
-import type { EntityMapping, FieldContext, FieldFn } from './types.js'
+import type { EntityMapping, FieldFn } from './types.js'
 
 type Json = Record<string, unknown>
 
@@ -202,6 +202,14 @@ export function parents(name: string, first: unknown, aspect: string, member: st
   }
 }
 
+/** `parentContainers`: the chain of containers from `first`, nearest first. */
+function parentContainers(first: EntitySource | null): FieldFn {
+  return async (args, ctx) => {
+    const containers = (await ancestors(first, (p) => obj(p.container)?.container)(args, ctx)) as unknown[]
+    return { count: containers.length, containers }
+  }
+}
+
 /** The aspects {@link withContext} reads (an entity type without one of them skips it). */
 const CONTEXT_ASPECTS = [
   'domains',
@@ -223,24 +231,23 @@ export function withContext(mapping: EntityMapping): EntityMapping {
   return {
     ...mapping,
     aspects: [...new Set([...mapping.aspects, ...CONTEXT_ASPECTS])],
+    // The type's own fields win; the shared ones are added to its object (no copy of it).
     map: (e) => {
       const a = e.aspects
+      const own = mapping.map(e)
       const container = containerRef(a.container)
-      return {
-        domain: domainAssociation(a.domains, e.urn),
-        container,
-        parentContainers: async (args: Record<string, unknown>, ctx: FieldContext) => {
-          const containers = await ancestors(container, (p) => obj(p.container)?.container)(args, ctx)
-          return { count: (containers as unknown[]).length, containers }
-        },
-        siblings: siblings(a.siblings),
-        dataPlatformInstance: platformInstance(a.dataPlatformInstance),
-        browsePathV2: browsePathV2(a.browsePathsV2),
-        structuredProperties: structuredProperties(a.structuredProperties, e.urn),
-        forms: forms(a.forms, e.urn),
-        health: health(a.incidentsSummary),
-        ...mapping.map(e),
-      }
+      if (!('domain' in own)) own.domain = domainAssociation(a.domains, e.urn)
+      if (!('container' in own)) own.container = container
+      if (!('parentContainers' in own)) own.parentContainers = parentContainers(container)
+      if (!('siblings' in own)) own.siblings = siblings(a.siblings)
+      if (!('dataPlatformInstance' in own))
+        own.dataPlatformInstance = platformInstance(a.dataPlatformInstance)
+      if (!('browsePathV2' in own)) own.browsePathV2 = browsePathV2(a.browsePathsV2)
+      if (!('structuredProperties' in own))
+        own.structuredProperties = structuredProperties(a.structuredProperties, e.urn)
+      if (!('forms' in own)) own.forms = forms(a.forms, e.urn)
+      if (!('health' in own)) own.health = health(a.incidentsSummary)
+      return own
     },
   }
 }

@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo } from 'graphql'
 import type { CatalogContext } from '../context.js'
 import type { EntitySource } from '../mappers/common.js'
 import { searchQueries } from '../resolvers/search.js'
@@ -49,7 +50,12 @@ function withUrns(urns: readonly string[], input: AssetsSearchInput): OrFilters 
  * given types (default: the types of the assets), narrowed by the caller's query and filters.
  * A data product without assets answers an empty page without searching.
  */
-async function listAssets(urn: string, input: AssetsSearchInput, ctx: CatalogContext) {
+async function listAssets(
+  urn: string,
+  input: AssetsSearchInput,
+  ctx: CatalogContext,
+  info?: GraphQLResolveInfo,
+) {
   const assets = await assetsOf(ctx, urn)
   const start = input.start ?? DEFAULT_START
   const count = input.count ?? DEFAULT_COUNT
@@ -71,13 +77,18 @@ async function listAssets(urn: string, input: AssetsSearchInput, ctx: CatalogCon
       },
     },
     ctx,
+    info,
   )
 }
 
 /** `listDataProductAssets(urn, input)` and `DataProduct.entities(input)`. */
 export const dataProductAssetQueries = {
-  listDataProductAssets: (_: unknown, args: { urn: string; input: AssetsSearchInput }, ctx: CatalogContext) =>
-    listAssets(args.urn, args.input, ctx),
+  listDataProductAssets: (
+    _: unknown,
+    args: { urn: string; input: AssetsSearchInput },
+    ctx: CatalogContext,
+    info?: GraphQLResolveInfo,
+  ) => listAssets(args.urn, args.input, ctx, info),
 }
 
 /** `DataProduct.entities(input)`: the same search, of this data product. */
@@ -85,6 +96,7 @@ export function dataProductEntities(
   source: EntitySource,
   { input }: { input?: AssetsSearchInput | null },
   ctx: CatalogContext,
+  info?: GraphQLResolveInfo,
 ) {
-  return listAssets(source.urn, input ?? {}, ctx)
+  return listAssets(source.urn, input ?? {}, ctx, info)
 }

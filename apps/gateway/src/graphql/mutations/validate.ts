@@ -1,6 +1,6 @@
 import { type EntityRef, InvalidInputError } from '@catalog/core'
 import type { CatalogContext } from '../context.js'
-import { currentAspect, resolveInput } from './support.js'
+import { resolveInput } from './support.js'
 
 /** DataHub's `SubResourceType`. */
 export type SubResourceType = 'DATASET_FIELD'
@@ -59,19 +59,21 @@ export async function validateResource(ctx: CatalogContext, input: ResourceRef):
   return ref
 }
 
-/** The field must exist in the dataset's `schemaMetadata` (DataHub's `validateSubresourceExists`). */
+/**
+ * The field must exist in the dataset's `schemaMetadata` (DataHub's `validateSubresourceExists`).
+ * The metadata service answers from the stored text: the schema (up to 16 MB) is not read here.
+ */
 export async function validateField(ctx: CatalogContext, ref: EntityRef, fieldPath: string): Promise<void> {
   if (ref.entity.name !== 'dataset') {
     throw new InvalidInputError(
       `Failed to update ${ref.urn} & field ${fieldPath}. Only datasets have DATASET_FIELD sub-resources.`,
     )
   }
-  const schema = await currentAspect(ctx, ref.urn, 'schemaMetadata')
-  if (!schema) {
+  const found = await ctx.client.schemaField(ref.urn, fieldPath)
+  if (!found.hasSchema) {
     throw new InvalidInputError(`Failed to update ${ref.urn} & field ${fieldPath}. ${ref.urn} has no schema.`)
   }
-  const fields = Array.isArray(schema.fields) ? (schema.fields as Array<{ fieldPath?: unknown }>) : []
-  if (!fields.some((f) => f.fieldPath === fieldPath)) {
+  if (!found.hasField) {
     throw new InvalidInputError(
       `Failed to update ${ref.urn} & field ${fieldPath}. Field ${fieldPath} does not exist.`,
     )

@@ -2,7 +2,7 @@ import { InvalidInputError, parseUrn } from '@catalog/core'
 import { type GraphQLObjectType, type GraphQLSchema, isAbstractType } from 'graphql'
 import type { CatalogContext } from '../context.js'
 import { GRAPHQL_LIMITS } from '../limits.js'
-import type { EntitySource } from '../mappers/common.js'
+import type { EntitySource, Mapped } from '../mappers/common.js'
 import { type FieldFn, MAPPINGS } from '../mappers/index.js'
 import { dataProductEntities } from '../mutations/data-product-assets.js'
 import { containerEntities, domainEntities } from './entity-fields/member-entities.js'
@@ -126,9 +126,12 @@ export function entityFieldResolvers(schema: GraphQLSchema): Resolvers {
         fields[name] = own
         continue
       }
-      fields[name] = async (source: EntitySource, args: Record<string, unknown>, ctx: CatalogContext) => {
-        const value = (await ctx.graph.object(source.urn))[name]
-        return typeof value === 'function' ? (value as FieldFn)(args, ctx) : value
+      // At once when the entity is mapped already (a page's results wait for their entities),
+      // else when it is loaded.
+      fields[name] = (source: EntitySource, args: Record<string, unknown>, ctx: CatalogContext) => {
+        const ready = ctx.graph.now(source.urn)
+        if (ready) return fieldOf(ready, name, args, ctx)
+        return ctx.graph.object(source.urn).then((object) => fieldOf(object, name, args, ctx))
       }
     }
     out[mapping.typeName] = fields
@@ -138,6 +141,12 @@ export function entityFieldResolvers(schema: GraphQLSchema): Resolvers {
       source.replacement && typeNameOf(source.replacement.urn) ? source.replacement : null,
   }
   return out
+}
+
+/** One field of a mapped entity: its value, or what its function answers for the arguments. */
+function fieldOf(object: Mapped, name: string, args: Record<string, unknown>, ctx: CatalogContext): unknown {
+  const value = object[name]
+  return typeof value === 'function' ? (value as FieldFn)(args, ctx) : value
 }
 
 /**

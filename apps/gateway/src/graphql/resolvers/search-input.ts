@@ -118,18 +118,40 @@ export function toFacets(answer: SearchAnswer) {
   }))
 }
 
-/** The search service's hits as DataHub's `[SearchResult]` (hits of types not served are left out). */
-export function toSearchResults(answer: SearchAnswer) {
-  return answer.metadata.urns
-    .map((urn, i) => ({
-      entity: { urn },
-      matchedFields: (answer.metadata.matches[i]?.matchedFields ?? []).map((m) => ({
-        name: m.name,
-        value: m.value,
-        entity: null,
-      })),
-      insights: null,
-      extraProperties: null,
-    }))
-    .filter((r) => typeNameOfStored(r.entity.urn) !== undefined)
+/** DataHub's `SearchResult` as {@link searchResults} builds it. */
+export interface SearchResultValue {
+  readonly entity: { readonly urn: string }
+  readonly matchedFields: ReadonlyArray<{ name: string; value: string; entity: null }>
+  readonly insights: null
+  readonly extraProperties: null
+}
+
+/**
+ * The search service's hits as DataHub's `[SearchResult]` (hits of types not served are left
+ * out): how many, and the one at a position, built when asked for (a page of 10,000 is completed
+ * in steps, so its results are built in steps too).
+ */
+export function searchResults(answer: SearchAnswer): {
+  readonly count: number
+  readonly at: (i: number) => SearchResultValue
+} {
+  const { urns, matches } = answer.metadata
+  const served: number[] = []
+  for (let i = 0; i < urns.length; i++) if (typeNameOfStored(urns[i] as string) !== undefined) served.push(i)
+  return {
+    count: served.length,
+    at: (k) => {
+      const i = served[k] as number
+      return {
+        entity: { urn: urns[i] as string },
+        matchedFields: (matches[i]?.matchedFields ?? []).map((m) => ({
+          name: m.name,
+          value: m.value,
+          entity: null,
+        })),
+        insights: null,
+        extraProperties: null,
+      }
+    },
+  }
 }

@@ -1,4 +1,5 @@
 import { InvalidInputError, UnavailableError } from '@catalog/core'
+import type { GraphQLResolveInfo } from 'graphql'
 import type { SearchAcrossBody, SearchAnswer, SearchClient } from '../clients/search-client.js'
 import type { CatalogContext } from '../context.js'
 import { inTurns } from '../in-turns.js'
@@ -9,13 +10,18 @@ import {
   type FacetFilter,
   type Flags,
   type OrFilters,
+  searchResults as resultsOf,
+  type SearchResultValue,
   type SortInput,
   toFacets,
   toFlags,
-  toSearchResults,
   toSort,
 } from './search-input.js'
+import { selectsLoadedFields } from './selection.js'
 import { applyView, filterOf } from './view-apply.js'
+
+/** Pages longer than this are set up a turn after their search answer arrived. */
+const LONG_PAGE = 1_000
 
 /** DataHub's page size when `count` is not given. */
 const DEFAULT_COUNT = 10
@@ -71,14 +77,28 @@ function search(ctx: CatalogContext, request: SearchAcrossBody): Promise<SearchA
   return searchOf(ctx).searchAcrossEntities(request)
 }
 
-async function results(ctx: CatalogContext, request: SearchAcrossBody) {
+/**
+ * A page of results, completed in steps (see {@link inTurns}). When the query selects fields of
+ * the entities, each result waits for its entity: its fields then complete at once, one promise
+ * per result instead of one per field.
+ */
+async function results(ctx: CatalogContext, request: SearchAcrossBody, info?: GraphQLResolveInfo) {
   const answer = await search(ctx, request)
-  const searchResults = toSearchResults(answer)
+  // The answer arrived in this turn (copied from the search worker, or parsed): the list is
+  // set up in the next one.
+  if (answer.metadata.urns.length > LONG_PAGE) await new Promise((resolve) => setImmediate(resolve))
+  const found = resultsOf(answer)
+  const loaded = info !== undefined && selectsLoadedFields(info, ['searchResults', 'entity'])
   return {
     start: answer.from,
-    count: searchResults.length,
+    count: found.count,
     total: answer.numEntities,
-    searchResults: inTurns(searchResults),
+    searchResults: inTurns(
+      found.count,
+      found.at,
+      undefined,
+      loaded ? (r: SearchResultValue) => ctx.graph.object(r.entity.urn) : undefined,
+    ),
     facets: toFacets(answer),
     suggestions: [],
   }
@@ -101,24 +121,30 @@ export function startOf(scrollId: string | null | undefined): number {
 
 /** Root search queries. */
 export const searchQueries = {
-  searchAcrossEntities: async (_: unknown, { input }: { input: SearchAcrossInput }, ctx: CatalogContext) =>
-    results(ctx, await body(ctx, input, entityNames(input.types), input.start ?? 0)),
+  searchAcrossEntities: async (
+    _: unknown,
+    { input }: { input: SearchAcrossInput },
+    ctx: CatalogContext,
+    info?: GraphQLResolveInfo,
+  ) => results(ctx, await body(ctx, input, entityNames(input.types), input.start ?? 0), info),
 
   /** One entity type (`SearchInput`). */
   search: async (
     _: unknown,
     { input }: { input: SearchAcrossInput & { type: string } },
     ctx: CatalogContext,
-  ) => results(ctx, await body(ctx, input, [entityName(input.type)], input.start ?? 0)),
+    info: GraphQLResolveInfo,
+  ) => results(ctx, await body(ctx, input, [entityName(input.type)], input.start ?? 0), info),
 
   /** Pages by an opaque scroll id; `nextScrollId` is null on the last page. */
   scrollAcrossEntities: async (
     _: unknown,
     { input }: { input: SearchAcrossInput & { scrollId?: string | null } },
     ctx: CatalogContext,
+    info: GraphQLResolveInfo,
   ) => {
     const start = startOf(input.scrollId)
-    const page = await results(ctx, await body(ctx, input, entityNames(input.types), start))
+    const page = await results(ctx, await body(ctx, input, entityNames(input.types), start), info)
     const next = start + (input.count ?? DEFAULT_COUNT)
     return {
       nextScrollId: page.searchResults.length > 0 && next < page.total ? scrollIdOf(next) : null,

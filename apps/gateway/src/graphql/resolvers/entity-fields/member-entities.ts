@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo } from 'graphql'
 import type { CatalogContext } from '../../context.js'
 import type { EntitySource } from '../../mappers/common.js'
 import { searchQueries } from '../search.js'
@@ -19,7 +20,12 @@ interface MemberEntitiesInput {
  * `field` (the `container` or `domains` aspect) names this one, narrowed by `filters`.
  */
 function memberEntities(field: string) {
-  return (source: EntitySource, { input }: { input?: MemberEntitiesInput | null }, ctx: CatalogContext) =>
+  return (
+    source: EntitySource,
+    { input }: { input?: MemberEntitiesInput | null },
+    ctx: CatalogContext,
+    info?: GraphQLResolveInfo,
+  ) =>
     searchQueries.searchAcrossEntities(
       undefined,
       {
@@ -31,6 +37,7 @@ function memberEntities(field: string) {
         },
       },
       ctx,
+      info,
     )
 }
 
