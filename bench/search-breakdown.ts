@@ -10,7 +10,7 @@
 import { join, resolve } from 'node:path'
 import { Registry } from '@catalog/core'
 import { RequestBuilder, SearchSchema } from '@catalog/search'
-import type { QueryContext } from '../packages/search-sqlite/src/sqlite-search-index.js'
+import type { QueryContext } from '../packages/search-sqlite/src/query-context.js'
 import { fmt, percentile } from './lib.js'
 
 const dir = process.argv[2] ?? process.env.BENCH_SCALE_DIR ?? '/tmp/scale200k'

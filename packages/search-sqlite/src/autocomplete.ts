@@ -13,8 +13,8 @@ import { ftsColumn } from './ddl.js'
 import { upTo } from './id-reads.js'
 import { MatchStream } from './match-stream.js'
 import { prefixForm } from './query-compiler.js'
+import type { QueryContext } from './query-context.js'
 import { scopeWhere } from './search-query.js'
-import type { QueryContext } from './sqlite-search-index.js'
 
 const MAX_CANDIDATES = 300
 /** Matches (index order) an autocomplete looks at, at most. */

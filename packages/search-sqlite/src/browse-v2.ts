@@ -8,8 +8,8 @@ import {
   type SearchSchema,
 } from '@catalog/search'
 import { QueryCompiler } from './query-compiler.js'
+import type { QueryContext } from './query-context.js'
 import { queryScope, scopeWhere } from './search-query.js'
-import type { QueryContext } from './sqlite-search-index.js'
 
 const D = BROWSE_V2_DELIMITER
 /** The character after the delimiter: the exclusive upper bound of values starting with it. */

@@ -1,7 +1,7 @@
 import type { BrowseGroup, BrowseRequest, BrowseResultPage } from '@catalog/search'
 import { browseParent } from './ddl.js'
+import type { QueryContext } from './query-context.js'
 import { scopeWhere } from './search-query.js'
-import type { QueryContext } from './sqlite-search-index.js'
 
 /**
  * Browse as DataHub's `ESBrowseDAO.browse`: the documents whose browse path equals the path,

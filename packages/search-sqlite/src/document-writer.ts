@@ -1,14 +1,15 @@
 import {
   type DocumentFields,
-  type FieldValue,
   type IndexChange,
   mergeContributions,
   orderContributions,
 } from '@catalog/search'
 import type Database from 'better-sqlite3'
+import { addBrowseCounts, type BrowseDeltas } from './browse-counts.js'
 import { browseParent, ftsColumn } from './ddl.js'
 import { type DocumentRows, documentRows, exactRowKey, urnKeyKey } from './exact-rows.js'
 import type { FacetCache } from './facet-cache.js'
+import { FtsInserter } from './fts-inserter.js'
 import { RowBuffer } from './row-buffer.js'
 import { ValueAnalysis } from './value-analysis.js'
 import type { Vocabulary } from './vocabulary.js'
@@ -55,10 +56,11 @@ export interface WriterOptions {
  */
 export class DocumentWriter {
   /** Browse-count changes of the batch being applied, by entity type and node: [docs, below]. */
-  private browse = new Map<string, [number, number]>()
+  private browse: BrowseDeltas = new Map()
   private readonly analysis: ValueAnalysis
   private readonly exact: RowBuffer
   private readonly keys: RowBuffer
+  private readonly fts: FtsInserter
   private readonly s: Record<
     | 'load'
     | 'insertDoc'
@@ -69,7 +71,6 @@ export class DocumentWriter {
     | 'deleteExactRow'
     | 'deleteKey'
     | 'insertField'
-    | 'insertFts'
     | 'browseDelta',
     Statement
   >
@@ -80,6 +81,7 @@ export class DocumentWriter {
   ) {
     const p = (sql: string) => db.prepare(sql)
     this.analysis = new ValueAnalysis(o.urnTypes)
+    this.fts = new FtsInserter(db, o.ftsFields)
     this.exact = new RowBuffer(
       db,
       'INSERT OR IGNORE INTO exact (doc_id, field, value, variant, num) VALUES (?, ?, ?, ?, ?)',
@@ -101,9 +103,6 @@ export class DocumentWriter {
       browseDelta: p(
         `INSERT INTO browse_nodes (entity_type, parent, path, docs, below) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (entity_type, parent, path) DO UPDATE SET docs = docs + excluded.docs, below = below + excluded.below`,
-      ),
-      insertFts: p(
-        `INSERT INTO fts (rowid, ${o.ftsFields.map(ftsColumn).join(', ')}) VALUES (?, ${o.ftsFields.map(() => '?').join(', ')})`,
       ),
     }
   }
@@ -159,27 +158,25 @@ export class DocumentWriter {
     if (old) {
       this.s.deleteFts.run(id)
       this.o.facets.delete(id)
-      if (!old.fields.removed?.includes(true)) this.browseCounts(old.entityType, old.fields.browsePaths, -1)
+      if (!old.fields.removed?.includes(true))
+        addBrowseCounts(this.browse, old.entityType, old.fields.browsePaths, -1)
     }
-    if (!fields.removed?.includes(true)) this.browseCounts(entityType, fields.browsePaths, 1)
-    const texts: Array<string | null> = []
-    let any = false
+    if (!fields.removed?.includes(true)) addBrowseCounts(this.browse, entityType, fields.browsePaths, 1)
+    const cols: number[] = []
+    const texts: string[] = []
     let bestSize = 0
     const best = this.o.bestFields(entityType)
-    for (const f of this.o.ftsFields) {
+    this.o.ftsFields.forEach((f, col) => {
       const values = fields[f]
-      if (!values || values.length === 0) {
-        texts.push(null)
-        continue
-      }
+      if (!values || values.length === 0) return
       const words = values.flatMap((v) => this.analysis.words(String(v)))
       this.o.vocabulary.add(words, ftsColumn(f))
+      cols.push(col)
       texts.push(words.join(' '))
       if (best.has(f)) bestSize += words.length
-      any = true
-    }
+    })
     this.o.facets.set(id, entityType, fields, bestSize)
-    if (any) this.s.insertFts.run(id, ...texts)
+    this.fts.insert(id, cols, texts)
     const now = this.rowsOf(fields)
     if (!old) {
       for (const r of now.exact) this.exact.add(id, ...r)
@@ -234,7 +231,8 @@ export class DocumentWriter {
     return true
   }
 
-  private fieldId(name: string): number {
+  /** The id of an index field, added to `fields` when new. */
+  fieldId(name: string): number {
     let id = this.o.fieldIds.get(name)
     if (id === undefined) {
       // Another connection may have added it since the ids were read: RETURNING gives it either way.
@@ -251,39 +249,10 @@ export class DocumentWriter {
     this.o.facets.delete(id)
     const old = mergeContributions(JSON.parse(oldParts) as Parts)
     for (const [fid, k] of this.rowsOf(old).keys) this.s.deleteKey.run(fid, k, id)
-    if (!old.removed?.includes(true)) this.browseCounts(entityType, old.browsePaths, -1)
+    if (!old.removed?.includes(true)) addBrowseCounts(this.browse, entityType, old.browsePaths, -1)
   }
 
   private rowsOf(fields: DocumentFields): DocumentRows {
     return documentRows(fields, this.o.isExact, (field) => this.fieldId(field), this.analysis)
-  }
-
-  /**
-   * Adds (`sign` 1) or takes away (-1) a visible document's browse paths from the browse
-   * counts: every prefix of a path counts it as at-or-under, every proper prefix (the root
-   * `''` included) as strictly under.
-   */
-  private browseCounts(entityType: string, paths: readonly FieldValue[] | undefined, sign: 1 | -1): void {
-    if (!paths || paths.length === 0) return
-    const at = new Set<string>()
-    const below = new Set<string>()
-    for (const raw of paths) {
-      const segments = String(raw)
-        .split('/')
-        .filter((x) => x !== '')
-      let node = ''
-      for (const segment of segments) {
-        below.add(node)
-        node = `${node}/${segment}`
-        at.add(node)
-      }
-    }
-    for (const node of new Set([...at, ...below])) {
-      const key = `${entityType}\u0000${node}`
-      const delta = this.browse.get(key) ?? [0, 0]
-      if (at.has(node)) delta[0] += sign
-      if (below.has(node)) delta[1] += sign
-      this.browse.set(key, delta)
-    }
   }
 }

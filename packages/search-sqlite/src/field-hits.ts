@@ -1,7 +1,7 @@
 import { expandField, fold, isUrn, queryWords, type SearchRequest, urnKeys } from '@catalog/search'
 import { ftsColumn } from './ddl.js'
 import { concatIds } from './id-reads.js'
-import type { QueryContext } from './sqlite-search-index.js'
+import type { QueryContext } from './query-context.js'
 
 type FieldNode = SearchRequest['query'] & { kind: 'field' }
 

@@ -1,7 +1,7 @@
 import type { SearchRequest } from '@catalog/search'
 import { concatIds } from './id-reads.js'
 import type { Sql } from './query-compiler.js'
-import type { QueryContext } from './sqlite-search-index.js'
+import type { QueryContext } from './query-context.js'
 
 /** Largest read of one step (ids crossing into JavaScript at once). */
 const MAX_CHUNK = 4096

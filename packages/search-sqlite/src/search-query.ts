@@ -10,8 +10,8 @@ import {
 import { fieldHits } from './field-hits.js'
 import { concatIds } from './id-reads.js'
 import { QueryCompiler, type QueryScope, type Sql } from './query-compiler.js'
+import type { QueryContext } from './query-context.js'
 import { rankedPage } from './ranked-page.js'
-import type { QueryContext } from './sqlite-search-index.js'
 import { memoizedLookups } from './word-lookups.js'
 import { rankWords } from './word-ranker.js'
 

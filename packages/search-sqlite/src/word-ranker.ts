@@ -1,7 +1,7 @@
 import type { QueryNode } from '@catalog/search'
 import { idsUpTo } from './id-reads.js'
 import type { QueryCompiler } from './query-compiler.js'
-import type { QueryContext } from './sqlite-search-index.js'
+import type { QueryContext } from './query-context.js'
 
 type WordsNode = QueryNode & { kind: 'words' }
 

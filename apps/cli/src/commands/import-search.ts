@@ -1,6 +1,6 @@
-import type { ChangeLogEntry, Registry } from '@catalog/core'
-import { DocumentDeriver, type IndexChange, SearchSchema } from '@catalog/search'
-import { WorkerSearchIndex } from '@catalog/search-sqlite'
+import type { Registry } from '@catalog/core'
+import { DocumentDeriver, SearchSchema } from '@catalog/search'
+import { BulkPageBuilder, WorkerSearchIndex, wholeDocument } from '@catalog/search-sqlite'
 import type { SqliteBulkImport } from '@catalog/store-sqlite'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
 
@@ -24,8 +24,10 @@ interface Flight {
  * rebuild resumes where it stopped. A catalog started afterwards finds its cursor at the head:
  * it neither re-applies nor misses anything.
  *
- * The index writes on its own thread while this one reads and derives the next page, and a
- * build larger than the index builds the index's query-only indexes once at the end.
+ * Two threads work at once: this one reads a page of entities' stored aspects and builds the
+ * page's documents and rows (`BulkPageBuilder`), the index's writes the previous page; a build
+ * larger than the index builds the index's query-only indexes once at the end. (A third thread
+ * building the pages measured 0.95× the time on 1.15× the CPU: the pages are copied twice more.)
  */
 export async function rebuildSearch(
   storeFile: string,
@@ -35,8 +37,17 @@ export async function rebuildSearch(
   onProgress: (done: number) => void,
 ): Promise<number> {
   // The index's thread starts while this one opens the store (which may build the store's
-  // deferred indexes). A large page cache: a rebuild touches index pages all over the file.
-  const opening = WorkerSearchIndex.open({ file: searchFile, cacheMb: 256 })
+  // deferred indexes). A large page cache: a rebuild touches index pages all over the file. No
+  // warm-up (a build drops the query caches), and no lower priority: no event loop waits here. A
+  // large young generation: each page the thread receives is garbage once written (with the
+  // server's 32 MB, the build took 1.15× the CPU).
+  const opening = WorkerSearchIndex.open({
+    file: searchFile,
+    cacheMb: 256,
+    warmup: false,
+    lowerPriority: false,
+    youngGenerationMb: 96,
+  })
   opening.catch(() => undefined)
   let store: SqliteMetadataStore
   try {
@@ -51,6 +62,7 @@ export async function rebuildSearch(
   })
   const schema = new SearchSchema(registry)
   const deriver = new DocumentDeriver(schema)
+  const builder = new BulkPageBuilder(schema)
   let indexed = 0
   const flights: Flight[] = []
   const flying = new Set<string>()
@@ -82,23 +94,15 @@ export async function rebuildSearch(
         .filter((e) => !flying.has(e.urn))
         .slice(0, ENTITY_PAGE)
       if (page.length === 0) break
-      // The values as stored text, in one read for the page: only the values are parsed.
+      // The values as stored text, in one read for the page. An entity's whole document replaces
+      // what the index has of it (an entity that existed before, a page written before a kill).
       const latest = await store.latestJson(page.map((p) => p.urn))
-      const changes: IndexChange[] = []
-      for (const entity of page) {
-        if (entity.existed) changes.push({ kind: 'removeEntity', urn: entity.urn })
-        const entries: ChangeLogEntry[] = (latest.get(entity.urn) ?? []).map((a) => ({
-          seq: head,
-          urn: entity.urn,
-          entityType: entity.entityType,
-          aspect: a.aspect,
-          change: 'UPSERT',
-          value: JSON.parse(a.valueJson) as Record<string, unknown>,
-          created: a.created,
-        }))
-        for (const c of deriver.changes(entries)) changes.push(c)
+      for (const e of page) {
+        const entity = { urn: e.urn, entityType: e.entityType, aspects: latest.get(e.urn) ?? [] }
+        const doc = wholeDocument(deriver, entity, head)
+        builder.add(e.urn, doc.entityType, doc.contributions)
       }
-      const written = index.applyJson(JSON.stringify(changes), head)
+      const written = index.applyBulk(builder.take(), head)
       // Awaited in order by `land`; a failure is seen there, not as an unhandled rejection.
       written.catch(() => undefined)
       const urns = page.map((p) => p.urn)

@@ -2,7 +2,7 @@ import type { WireError } from '@catalog/core'
 import type { SearchIndex } from '@catalog/search'
 
 /** The index operations the worker runs, by name: the port's, and the bulk build's. */
-export type IndexOp = keyof SearchIndex | 'applyJson' | 'beginBulk' | 'endBulk' | 'cacheState'
+export type IndexOp = keyof SearchIndex | 'applyJson' | 'applyBulk' | 'beginBulk' | 'endBulk' | 'cacheState'
 
 /** What the worker is started with (`workerData`). */
 export interface WorkerInit {
@@ -10,6 +10,12 @@ export interface WorkerInit {
   readonly cacheMb?: number
   /** Loads the query caches in steps while idle after opening (default true). */
   readonly warmup?: boolean
+  /**
+   * Runs the thread at a lower priority than the process's (default true), so that a busy
+   * worker never holds the CPU a server's event loop needs; false for an offline bulk build
+   * (`catalog import`), whose writes are the work.
+   */
+  readonly lowerPriority?: boolean
 }
 
 /** Main thread to worker: run `op` with `args`. */

@@ -9,12 +9,12 @@ import type { WorkerCall, WorkerInit, WorkerReply } from './protocol.js'
  * The search index's own thread: one {@link SqliteSearchIndex} that applies changes and answers
  * queries one at a time, so a heavy query never holds the server's event loop.
  */
-// The event loop answering requests comes first when the CPU is short.
-lowerThreadPriority()
 const port = parentPort
 if (!port) throw new Error('search-worker runs as a worker thread')
 const post = (reply: WorkerReply) => port.postMessage(reply)
 const init = workerData as WorkerInit
+// The event loop answering requests comes first when the CPU is short.
+if (init.lowerPriority !== false) lowerThreadPriority()
 /** CPU a step of the warm-up takes at most, ms (a query that comes meanwhile waits that long). */
 const WARM_STEP_MS = 5
 

@@ -1,0 +1,137 @@
+import {
+  type DocumentFields,
+  type FieldValue,
+  mergeContributions,
+  orderContributions,
+  type SearchSchema,
+} from '@catalog/search'
+import { documentRows } from './exact-rows.js'
+import { ValueAnalysis } from './value-analysis.js'
+
+/**
+ * A page of whole documents with every row the index writes for them, made by a
+ * {@link BulkPageBuilder} on one thread and written by `SqliteSearchIndex.applyBulk` on another
+ * (plain arrays of strings and numbers: cheap to copy between threads). Rows refer to their
+ * document by its position in the page and to their field by its position in {@link fields}.
+ */
+export interface BulkPage {
+  /** The analysed fields, in FTS column order, the page was built with. */
+  readonly ftsFields: readonly string[]
+  /** Field names, by the numbers the rows use. */
+  readonly fields: readonly string[]
+  readonly urns: readonly string[]
+  readonly types: readonly string[]
+  /** 1 for a soft-deleted document. */
+  readonly removed: readonly number[]
+  /** Each document's contributions by aspect, as the `docs` table stores them; '' for none (removed). */
+  readonly parts: readonly string[]
+  /** FTS texts, 3 entries each: document, column (a position in `ftsFields`), text; by document, then column. */
+  readonly fts: readonly unknown[]
+  /** Rows of `exact`, 5 entries each: document, field, value, variant, number. */
+  readonly exact: readonly unknown[]
+  /** Rows of `urn_keys`, 3 entries each: document, field, key. */
+  readonly keys: readonly unknown[]
+  /** Each visible document's browse paths (null for none or soft-deleted). */
+  readonly browsePaths: ReadonlyArray<readonly FieldValue[] | null>
+}
+
+/**
+ * Builds {@link BulkPage}s from documents given whole (every aspect's contribution): what the
+ * index's document writer does for a new document, short of writing it. `catalog import` runs it
+ * on its own thread while the index's thread writes the previous page.
+ */
+export class BulkPageBuilder {
+  private readonly ftsFields: readonly string[]
+  private readonly analysis: ValueAnalysis
+  private readonly isExact: (field: string) => boolean
+  private page = emptyPage([])
+  private fieldNumbers = new Map<string, number>()
+
+  constructor(private readonly schema: SearchSchema) {
+    this.ftsFields = schema.wordFields().map((f) => f.name)
+    this.analysis = new ValueAnalysis(
+      new Set(
+        schema.registry
+          .allEntities()
+          .map((e) => e.name)
+          .sort(),
+      ),
+    )
+    this.isExact = (field) => schema.isExact(field)
+    this.page = emptyPage(this.ftsFields)
+  }
+
+  /** Documents added since the last {@link take}. */
+  get size(): number {
+    return this.page.urns.length
+  }
+
+  /**
+   * Adds a document: its contributions by aspect (none: the document is to be removed, when the
+   * index has it).
+   */
+  add(urn: string, entityType: string, contributions: Readonly<Record<string, DocumentFields>>): void {
+    const p = this.page
+    const doc = p.urns.length
+    p.urns.push(urn)
+    p.types.push(entityType)
+    if (Object.keys(contributions).length === 0) {
+      p.removed.push(0)
+      p.parts.push('')
+      p.browsePaths.push(null)
+      return
+    }
+    const ordered = orderContributions(
+      contributions as Record<string, DocumentFields>,
+      this.schema.registry.findEntity(entityType)?.keyAspect,
+    )
+    p.parts.push(JSON.stringify(ordered))
+    const fields = mergeContributions(ordered)
+    const removed = fields.removed?.includes(true) === true
+    p.removed.push(removed ? 1 : 0)
+    p.browsePaths.push(!removed && fields.browsePaths?.length ? fields.browsePaths : null)
+    this.ftsFields.forEach((f, col) => {
+      const values = fields[f]
+      if (values && values.length > 0)
+        p.fts.push(doc, col, values.flatMap((v) => this.analysis.words(String(v))).join(' '))
+    })
+    const rows = documentRows(fields, this.isExact, (name) => this.fieldNumber(name), this.analysis)
+    for (const [field, value, variant, num] of rows.exact) p.exact.push(doc, field, value, variant, num)
+    for (const [field, key] of rows.keys) p.keys.push(doc, field, key)
+  }
+
+  /** The page built so far; the next document starts a new one. */
+  take(): BulkPage {
+    const page = this.page
+    this.page = emptyPage(this.ftsFields)
+    this.fieldNumbers = new Map()
+    return page
+  }
+
+  private fieldNumber(name: string): number {
+    let n = this.fieldNumbers.get(name)
+    if (n === undefined) {
+      n = this.page.fields.length
+      this.page.fields.push(name)
+      this.fieldNumbers.set(name, n)
+    }
+    return n
+  }
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] extends ReadonlyArray<infer E> ? E[] : T[K] }
+
+function emptyPage(ftsFields: readonly string[]): Mutable<BulkPage> {
+  return {
+    ftsFields: [...ftsFields],
+    fields: [],
+    urns: [],
+    types: [],
+    removed: [],
+    parts: [],
+    fts: [],
+    exact: [],
+    keys: [],
+    browsePaths: [],
+  }
+}
