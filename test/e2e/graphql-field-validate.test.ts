@@ -9,6 +9,7 @@ import { SqliteMetadataStore } from '@catalog/store-sqlite'
 import t, { type Test } from 'tap'
 import { build } from '../helpers/build.js'
 import { badRequest, gql, ingestAspect, snapshot } from '../helpers/mutation-kit.js'
+import { schemaMetadata } from '../helpers/wide-schema.js'
 
 /**
  * A DATASET_FIELD sub-resource must be a field of the dataset's `schemaMetadata` (DataHub's
@@ -55,15 +56,8 @@ const field = (fieldPath: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 })
 
-const schema = {
-  schemaName: 'field_validate',
-  platform: 'urn:li:dataPlatform:hive',
-  version: 0,
-  created: STAMP,
-  lastModified: STAMP,
-  hash: '',
-  platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
-  fields: [
+const schema = schemaMetadata(
+  [
     field('col_a', { description: 'copied from {"fieldPath":"ghost"} and [{"fieldPath":"ghost2"}]' }),
     field('prefix_long'),
     field('we"ird\\path/é', { description: '\\"fieldPath\\":\\"ghost\\"' }),
@@ -81,7 +75,8 @@ const schema = {
       },
     }),
   ],
-}
+  'field_validate',
+)
 
 const DESCRIBE = `mutation($urn: String!, $f: String!) { updateDescription(input: {description: "checked", resourceUrn: $urn, subResource: $f, subResourceType: DATASET_FIELD}) }`
 const ADD_TAG = `mutation($urn: String!, $f: String!) { addTag(input: {tagUrn: "${TAG}", resourceUrn: $urn, subResource: $f, subResourceType: DATASET_FIELD}) }`

@@ -75,6 +75,18 @@ export async function probeAroundWrite(
   }
 }
 
+/**
+ * The baseline of the same run: the slowest `/health` while the catalog is idle, probed for a
+ * second (the machine is shared; this says what a probe waits when nothing runs in the catalog).
+ */
+export async function idleBaseline(app: Running): Promise<number> {
+  let done = false
+  const idle = probeHealth(app, () => done)
+  await new Promise((resolve) => setTimeout(resolve, 1_000))
+  done = true
+  return max((await idle).map((p) => p.answered - p.sent))
+}
+
 /** How many times a timing test measures before it asserts: each try after the first follows a slow probe. */
 export const HEALTH_TRIES = 3
 

@@ -25,6 +25,24 @@ export function schemaMetadata(fields: readonly unknown[], schemaName = 'wide') 
   }
 }
 
+/**
+ * A `schemaMetadata` named `name` of `count` fields made by `field(i, pad)`, with a padding sized
+ * so that its JSON text is about `chars` characters.
+ */
+export function paddedSchema(
+  name: string,
+  count: number,
+  chars: number,
+  field: (i: number, pad: string) => unknown,
+) {
+  const bare = JSON.stringify(field(count - 1, '')).length + 1
+  const pad = 'x'.repeat(Math.max(0, Math.floor(chars / count) - bare - 8))
+  return schemaMetadata(
+    Array.from({ length: count }, (_, i) => field(i, pad)),
+    name,
+  )
+}
+
 /** A `batchIngest` body of one dataset snapshot: its properties (`name`, `description`) and `schema`. */
 export function datasetSnapshotBody(urn: string, name: string, schema: unknown, description: string) {
   return {

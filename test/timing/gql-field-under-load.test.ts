@@ -1,8 +1,8 @@
 import { WRITE_LIMITS } from '@catalog/core'
 import t from 'tap'
-import { assertHealthAroundWrite, max, probeAroundWrite, probeHealth } from '../helpers/health-probe.js'
+import { assertHealthAroundWrite, idleBaseline, probeAroundWrite } from '../helpers/health-probe.js'
 import { startCatalog } from '../helpers/spawn.js'
-import { datasetSnapshotBody, schemaMetadata } from '../helpers/wide-schema.js'
+import { datasetSnapshotBody, paddedSchema } from '../helpers/wide-schema.js'
 
 /**
  * GraphQL mutations of one field of the widest schema the limits allow (the most fields an array
@@ -39,16 +39,6 @@ function column(i: number, pad: string) {
   }
 }
 
-/** `count` columns whose schema's JSON text is about `chars` characters. */
-function schema(name: string, count: number, chars: number) {
-  const bare = JSON.stringify(column(count - 1, '')).length + 1
-  const pad = 'x'.repeat(Math.max(0, Math.floor(chars / count) - bare - 8))
-  return schemaMetadata(
-    Array.from({ length: count }, (_, i) => column(i, pad)),
-    name,
-  )
-}
-
 t.test('GraphQL mutations of a field of the widest schema leave /health under 100 ms', async (t) => {
   const began = performance.now()
   const { app, post } = await startCatalog(t, 'gql-field-health', { CATALOG_DURABILITY: 'normal' })
@@ -75,7 +65,12 @@ t.test('GraphQL mutations of a field of the widest schema leave /health under 10
   const warm = await send(
     '/entities?action=batchIngest',
     JSON.stringify(
-      datasetSnapshotBody(WARM, 'gql_field_warmup', schema('gql_field_warmup', 2_000, 700_000), 'warm'),
+      datasetSnapshotBody(
+        WARM,
+        'gql_field_warmup',
+        paddedSchema('gql_field_warmup', 2_000, 700_000, column),
+        'warm',
+      ),
     ),
   )
   t.equal(warm.status, 200, 'a first large schema')
@@ -84,7 +79,7 @@ t.test('GraphQL mutations of a field of the widest schema leave /health under 10
   })
 
   // Not measured: the widest schema (the snapshot timing test measures that write).
-  const value = schema('gql_field_widest', n, WRITE_LIMITS.maxAspectChars - 100_000)
+  const value = paddedSchema('gql_field_widest', n, WRITE_LIMITS.maxAspectChars - 100_000, column)
   const chars = JSON.stringify(value).length
   t.ok(chars > WRITE_LIMITS.maxAspectChars * 0.97, `${chars} chars of schemaMetadata`)
   const written = await send(
@@ -97,14 +92,7 @@ t.test('GraphQL mutations of a field of the widest schema leave /health under 10
     `started, warmed up, the widest schema written and indexed in ${(performance.now() - began).toFixed(0)} ms`,
   )
 
-  // The baseline of the same run: /health probed for a second while the catalog is idle.
-  let idleDone = false
-  const idle = probeHealth(app, () => idleDone)
-  await new Promise((resolve) => setTimeout(resolve, 1_000))
-  idleDone = true
-  t.comment(
-    `baseline: slowest /health while idle ${max((await idle).map((p) => p.answered - p.sent)).toFixed(1)} ms`,
-  )
+  t.comment(`baseline: slowest /health while idle ${(await idleBaseline(app)).toFixed(1)} ms`)
 
   /** One mutation, probed from its start until what only it wrote is searchable; again after a slow probe. */
   const measure = async (

@@ -1,8 +1,8 @@
 import { WRITE_LIMITS } from '@catalog/core'
 import t from 'tap'
-import { assertHealthAroundWrite, max, probeAroundWrite, probeHealth } from '../helpers/health-probe.js'
+import { assertHealthAroundWrite, idleBaseline, probeAroundWrite } from '../helpers/health-probe.js'
 import { startCatalog } from '../helpers/spawn.js'
-import { datasetSnapshotBody, schemaMetadata, taggedField } from '../helpers/wide-schema.js'
+import { datasetSnapshotBody, paddedSchema, taggedField } from '../helpers/wide-schema.js'
 
 /**
  * A PATCH of the largest `schemaMetadata` the limits allow (one field short of the most fields an
@@ -16,16 +16,7 @@ const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,patched_widest,PROD)'
 const n = WRITE_LIMITS.maxArrayItems - 1
 
 const field = taggedField
-
-/** A schema of `count` fields whose JSON text is about `chars` characters. */
-function schema(count: number, chars: number) {
-  const bare = JSON.stringify(field('column_0', 'the description of column 0 ')).length + 1
-  const pad = 'x'.repeat(Math.max(0, Math.floor(chars / count) - bare - 8))
-  return schemaMetadata(
-    Array.from({ length: count }, (_, i) => field(`column_${i}`, `the description of column ${i} ${pad}`)),
-    'patched_widest',
-  )
-}
+const column = (i: number, pad: string) => field(`column_${i}`, `the description of column ${i} ${pad}`)
 
 const proposal = (value: unknown, contentType = 'application/json-patch+json') =>
   JSON.stringify({
@@ -57,7 +48,12 @@ t.test('PATCH of the largest schemaMetadata leaves /health under 100 ms', async 
   const warm = await send(
     '/entities?action=batchIngest',
     JSON.stringify(
-      datasetSnapshotBody(WARM, 'patched_warmup', schema(2_000, 700_000), 'a first large table'),
+      datasetSnapshotBody(
+        WARM,
+        'patched_warmup',
+        paddedSchema('patched_widest', 2_000, 700_000, column),
+        'a first large table',
+      ),
     ),
   )
   t.equal(warm.status, 200, 'a first large schema')
@@ -70,7 +66,7 @@ t.test('PATCH of the largest schemaMetadata leaves /health under 100 ms', async 
   )
 
   // Not measured: the widest schema itself (the snapshot timing test measures that write).
-  const value = schema(n, WRITE_LIMITS.maxAspectChars - 200_000)
+  const value = paddedSchema('patched_widest', n, WRITE_LIMITS.maxAspectChars - 200_000, column)
   const chars = JSON.stringify(value).length
   t.ok(chars > WRITE_LIMITS.maxAspectChars * 0.97, `${chars} chars of aspect`)
   const written = await send(
@@ -83,15 +79,7 @@ t.test('PATCH of the largest schemaMetadata leaves /health under 100 ms', async 
     `started, warmed up, the widest schema written and indexed in ${(performance.now() - began).toFixed(0)} ms`,
   )
 
-  // The baseline of the same run: /health probed for a second while the catalog is idle (the
-  // machine is shared; this says what a probe waits when nothing runs in the catalog).
-  let idleDone = false
-  const idle = probeHealth(app, () => idleDone)
-  await new Promise((resolve) => setTimeout(resolve, 1_000))
-  idleDone = true
-  t.comment(
-    `baseline: slowest /health while idle ${max((await idle).map((p) => p.answered - p.sent)).toFixed(1)} ms`,
-  )
+  t.comment(`baseline: slowest /health while idle ${(await idleBaseline(app)).toFixed(1)} ms`)
 
   /** One PATCH, probed from its start until `word` (which only it adds) is searchable; tried again after a slow probe. */
   const measure = async (what: string, body: (run: string) => string, word: (run: string) => string) => {
