@@ -1,7 +1,7 @@
 import { WRITE_LIMITS } from '@catalog/core'
 import t from 'tap'
 import { assertHealthAroundWrite, idleBaseline, probeAroundWrite } from '../helpers/health-probe.js'
-import { startCatalog } from '../helpers/spawn.js'
+import { startTimingCatalog } from '../helpers/timing-catalog.js'
 import { datasetSnapshotBody, paddedSchema } from '../helpers/wide-schema.js'
 
 /**
@@ -41,20 +41,10 @@ function column(i: number, pad: string) {
 
 t.test('GraphQL mutations of a field of the widest schema leave /health under 100 ms', async (t) => {
   const began = performance.now()
-  const { app, post } = await startCatalog(t, 'gql-field-health', { CATALOG_DURABILITY: 'normal' })
-  const send = (path: string, text: string) =>
-    fetch(`${app.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: text,
-    })
+  const { app, post, send, found: search } = await startTimingCatalog(t, 'gql-field-health')
   const gql = async (query: string) => {
     const res = await post('/api/graphql', { query })
     return { status: res.status, body: (await res.json()) as { data?: unknown; errors?: unknown[] } }
-  }
-  const search = async (input: string) => {
-    const res = await post('/entities?action=search', { input, entity: 'dataset', start: 0, count: 1 })
-    return ((await res.json()) as { value: { numEntities: number } }).value.numEntities > 0
   }
   const mutate = (field: string, input: string, dataset = URN) =>
     `mutation { ${field}(input: { ${input}, resourceUrn: "${dataset}", subResource: "column_7", subResourceType: DATASET_FIELD }) }`

@@ -8,7 +8,7 @@ import {
   waitedAfter,
   waitedWithin,
 } from '../helpers/health-probe.js'
-import { startCatalog } from '../helpers/spawn.js'
+import { startTimingCatalog } from '../helpers/timing-catalog.js'
 import { schemaMetadata } from '../helpers/wide-schema.js'
 
 /**
@@ -22,7 +22,7 @@ const urn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},
 const stamp = { time: 0, actor: 'urn:li:corpuser:datahub' }
 
 t.test('the heaviest write and GraphQL query leave /health under 100 ms', async (t) => {
-  const { app, post } = await startCatalog(t, 'health', { CATALOG_DURABILITY: 'normal' })
+  const { app, post, found } = await startTimingCatalog(t, 'health')
   const proposal = (entityUrn: string, aspectName: string, value: unknown) => ({
     entityType: 'dataset',
     entityUrn,
@@ -30,11 +30,6 @@ t.test('the heaviest write and GraphQL query leave /health under 100 ms', async 
     aspectName,
     aspect: { contentType: 'application/json', value: JSON.stringify(value) },
   })
-  const found = async (input: string) => {
-    const res = await post('/entities?action=search', { input, entity: 'dataset', start: 0, count: 1 })
-    const body = (await res.json()) as { value: { numEntities: number } }
-    return body.value.numEntities > 0
-  }
 
   t.test(
     'a schema of the most fields an array may hold: indexing costs the event loop nothing',

@@ -1,7 +1,7 @@
 import { WRITE_LIMITS } from '@catalog/core'
 import t from 'tap'
 import { assertHealthAroundWrite, idleBaseline, probeAroundWrite } from '../helpers/health-probe.js'
-import { startCatalog } from '../helpers/spawn.js'
+import { startTimingCatalog } from '../helpers/timing-catalog.js'
 import { datasetSnapshotBody, paddedSchema, taggedField } from '../helpers/wide-schema.js'
 
 /**
@@ -31,17 +31,7 @@ const proposal = (value: unknown, contentType = 'application/json-patch+json') =
 
 t.test('PATCH of the largest schemaMetadata leaves /health under 100 ms', async (t) => {
   const began = performance.now()
-  const { app, post } = await startCatalog(t, 'patch-health', { CATALOG_DURABILITY: 'normal' })
-  const send = (path: string, text: string) =>
-    fetch(`${app.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: text,
-    })
-  const found = async (input: string) => {
-    const res = await post('/entities?action=search', { input, entity: 'dataset', start: 0, count: 1 })
-    return ((await res.json()) as { value: { numEntities: number } }).value.numEntities > 0
-  }
+  const { app, send, found } = await startTimingCatalog(t, 'patch-health')
 
   // Not measured: a first PATCH of a large schema (2,000 fields), once the threads have started.
   const WARM = 'urn:li:dataset:(urn:li:dataPlatform:hive,patched_warmup,PROD)'

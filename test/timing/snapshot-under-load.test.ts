@@ -1,7 +1,7 @@
 import { WRITE_LIMITS } from '@catalog/core'
 import t from 'tap'
 import { assertHealthAroundWrite, probeAroundWrite } from '../helpers/health-probe.js'
-import { startCatalog } from '../helpers/spawn.js'
+import { startTimingCatalog } from '../helpers/timing-catalog.js'
 import { datasetSnapshotBody, schemaMetadata } from '../helpers/wide-schema.js'
 
 /**
@@ -34,17 +34,8 @@ const body = (name: string, value: unknown) =>
   JSON.stringify(datasetSnapshotBody(urn(name), name, value, 'the widest table'))
 
 t.test('batchIngest of the largest schemaMetadata leaves /health under 100 ms', async (t) => {
-  const { app, post } = await startCatalog(t, 'snapshot-health', { CATALOG_DURABILITY: 'normal' })
-  const send = (text: string) =>
-    fetch(`${app.url}/entities?action=batchIngest`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: text,
-    })
-  const found = async (input: string) => {
-    const res = await post('/entities?action=search', { input, entity: 'dataset', start: 0, count: 1 })
-    return ((await res.json()) as { value: { numEntities: number } }).value.numEntities > 0
-  }
+  const { app, send: sendTo, found } = await startTimingCatalog(t, 'snapshot-health')
+  const send = (text: string) => sendTo('/entities?action=batchIngest', text)
 
   // Not measured: a first large snapshot (2,000 fields), once the threads have started.
   const warm = await send(body('warmup', schema('warmup', 2_000, 700_000)))
