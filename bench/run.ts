@@ -6,6 +6,7 @@
 import { importBench } from './import.js'
 import { ingestBench } from './ingest.js'
 import { lineageBench } from './lineage.js'
+import { pipelineBench } from './lineage-pipeline.js'
 import { overloadBench } from './overload.js'
 import { readsBench } from './reads.js'
 import { scaleBench } from './scale.js'
@@ -16,6 +17,7 @@ const suites: Record<string, () => Promise<string[]>> = {
   ingest: ingestBench,
   lineage: lineageBench,
   overload: overloadBench,
+  pipeline: pipelineBench,
   reads: readsBench,
   scale: scaleBench,
   search: searchBench,

@@ -1,5 +1,5 @@
 import type { Config } from '@catalog/config'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { restliError } from './error-body.js'
 
 export interface AdmissionOptions {
@@ -31,7 +31,6 @@ export function admissionFromConfig(
   }
 }
 
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const DEFAULT_EXEMPT = ['/health', '/ready', '/metrics']
 const SAMPLE_MS = 50
 
@@ -43,6 +42,12 @@ export interface AdmissionState {
   readonly refused: number
 }
 
+/** Admission as one check a request hook makes: false when it answered 429 itself. */
+export interface AdmissionGate {
+  readonly state: AdmissionState
+  readonly admit: (request: FastifyRequest, reply: FastifyReply) => boolean
+}
+
 /**
  * Admission control: bounds the write requests in flight and sheds load while the event loop
  * lags, answering DataHub's error body with status 429 and `Retry-After` instead of letting
@@ -50,6 +55,20 @@ export interface AdmissionState {
  * never refused. Returns a live view of the counters.
  */
 export function installAdmission(app: FastifyInstance, options: AdmissionOptions = {}): AdmissionState {
+  const gate = admissionGate(app, options)
+  // Callback-style (no promise per request); an early answer is sent without calling `done`.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (gate.admit(request, reply)) done()
+  })
+  return gate.state
+}
+
+/**
+ * The check of {@link installAdmission} without its hook, for a server that makes it in a
+ * request hook of its own (one hook per request instead of several): `admit` answers 429 and
+ * returns false, or counts a write until its response closes and returns true.
+ */
+export function admissionGate(app: FastifyInstance, options: AdmissionOptions = {}): AdmissionGate {
   const maxWrites = options.maxInFlightWrites ?? 64
   const maxDelay = options.maxEventLoopDelayMs ?? 500
   const retryAfter = String(options.retryAfterSeconds ?? 1)
@@ -83,31 +102,34 @@ export function installAdmission(app: FastifyInstance, options: AdmissionOptions
     return lengths.has(length) && exempt.has(length === url.length ? url : url.slice(0, length))
   }
 
-  // Callback-style (no promise per request); an early answer is sent without calling `done`.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (isExempt(request)) return done()
-    const isWrite = !READ_METHODS.has(request.method)
-    let reason: string | undefined
-    if (maxDelay > 0 && state.eventLoopDelayMs > maxDelay) {
-      reason = `the server is overloaded (event loop delay ${Math.round(state.eventLoopDelayMs)} ms); retry after ${retryAfter} s`
-    } else if (isWrite && maxWrites > 0 && state.inFlightWrites >= maxWrites) {
-      reason = `too many writes in flight (limit ${maxWrites}); retry after ${retryAfter} s`
-    }
-    if (reason) {
+  const admit = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    const method = request.raw.method as string
+    const isWrite = method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS'
+    const lagging = maxDelay > 0 && state.eventLoopDelayMs > maxDelay
+    const full = isWrite && maxWrites > 0 && state.inFlightWrites >= maxWrites
+    if ((lagging || full) && !isExempt(request)) {
       state.refused++
       reply.header('retry-after', retryAfter)
-      reply.status(429).send(restliError(429, reason))
-      return
+      reply
+        .status(429)
+        .send(
+          restliError(
+            429,
+            lagging
+              ? `the server is overloaded (event loop delay ${Math.round(state.eventLoopDelayMs)} ms); retry after ${retryAfter} s`
+              : `too many writes in flight (limit ${maxWrites}); retry after ${retryAfter} s`,
+          ),
+        )
+      return false
     }
-    if (!isWrite) return done()
+    // Exempt paths are not counted either (none of them is a write).
+    if (!isWrite || isExempt(request)) return true
     state.inFlightWrites++
-    let released = false
-    reply.raw.once('close', () => {
-      if (released) return
-      released = true
+    // A response closes once (answered or cut).
+    reply.raw.on('close', () => {
       state.inFlightWrites--
     })
-    done()
-  })
-  return state
+    return true
+  }
+  return { state, admit }
 }

@@ -14,11 +14,12 @@ import Fastify, {
   type RawServerDefault,
 } from 'fastify'
 import { actionConstraint } from './action-constraint.js'
-import { type AdmissionOptions, installAdmission } from './admission.js'
+import { type AdmissionOptions, admissionGate } from './admission.js'
 import { DeferredSchemas, type WarmResult } from './deferred-schemas.js'
 import { restliError, toRestliError } from './error-body.js'
 import { installJsonBodyParser } from './json-body-parser.js'
 import { lazyChildLoggerFactory } from './lazy-child-logger.js'
+import { checksLargeBodies, warmForLargeBody } from './warm-on-large-body.js'
 
 export interface ServerOptions {
   readonly logger?: FastifyServerOptions['logger'] | FastifyBaseLogger
@@ -107,12 +108,18 @@ export function createServer(options: ServerOptions = {}): CatalogServer {
     done()
   })
   installErrorHandling(app)
+  // Routes list their large-body warm-ups; the request hook below makes them.
+  checksLargeBodies(app)
   installJsonBodyParser(app)
   // Hooks on every request are callback-style, not async: no promise per hook and request.
   app.addHook('preHandler', (request, _reply, done) => done(nonFiniteParameter(request)))
-  if (options.admission !== false) installAdmission(app, options.admission ?? {})
+  // One hook for what every request needs first (each hook costs a step of fastify's runner):
+  // its id answered, admission (a 429 answers at once, without `done`), large-body warm-ups.
+  const gate = options.admission === false ? undefined : admissionGate(app, options.admission ?? {})
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id)
+    if (gate !== undefined && !gate.admit(request, reply)) return
+    warmForLargeBody(request)
     done()
   })
   app.addHook('onResponse', (request, reply, done) => {

@@ -1,4 +1,5 @@
 import { loadConfig } from '@catalog/config'
+import Fastify from 'fastify'
 import t from 'tap'
 import { createServer } from './create-server.js'
 import { jsonBodyWorkerRunning, THREAD_BODY_BYTES } from './json-body-parser.js'
@@ -53,4 +54,42 @@ t.test('the JSON body worker starts at the first large body, not with the server
   })
   t.equal(big.json().n, THREAD_BODY_BYTES)
   t.equal(jsonBodyWorkerRunning(), true, 'a large body starts it')
+})
+
+t.test('on a server not made by createServer, routes get a hook of their own', async (t) => {
+  const app = Fastify()
+  const warmed: string[] = []
+  warmOnLargeBody(app, 1000, () => warmed.push('warm'))
+  app.post('/write', async (request) => {
+    warmed.push(`handler ${(request.body as string).length}`)
+    return {}
+  })
+  await app.ready()
+  t.teardown(() => app.close())
+  const post = (payload: string) =>
+    app.inject({ method: 'POST', url: '/write', headers: { 'content-type': 'text/plain' }, payload })
+  await post('x'.repeat(999))
+  await post('x'.repeat(1000))
+  t.same(warmed, ['handler 999', 'warm', 'handler 1000'])
+})
+
+t.test('a route warms only at its own size, whatever other routes ask', async (t) => {
+  const app = createServer({ admission: false })
+  const warmed: string[] = []
+  app.register(async (scope) => {
+    warmOnLargeBody(scope, 10, () => warmed.push('small'))
+    scope.post('/small', async () => ({}))
+  })
+  warmOnLargeBody(app, 2000, () => warmed.push('large'))
+  app.post('/large', async () => ({}))
+  await app.ready()
+  t.teardown(() => app.close())
+  const post = (url: string, n: number) =>
+    app.inject({ method: 'POST', url, headers: { 'content-type': 'text/plain' }, payload: 'x'.repeat(n) })
+  await post('/large', 100)
+  t.same(warmed, [], 'a body over the other route’s size')
+  await post('/small', 100)
+  t.same(warmed, ['small'])
+  await post('/large', 2000)
+  t.same(warmed, ['small', 'large'])
 })
