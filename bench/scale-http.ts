@@ -35,15 +35,22 @@ export interface Series {
 
 /**
  * Runs the series side by side, `run(0..n-1)` of each in turn (series A's i-th call, then B's,
- * ...), one call at a time, after `warmups` untimed rounds, so load from the rest of the machine
- * weighs on all of them alike. Returns each series' latency percentiles and the CPU its process
- * spent per call over the timed rounds (for a series run in this process, that CPU includes
- * the HTTP client's work of the other series: not a figure to report).
+ * ...), one call at a time, after `warmups` untimed rounds (`run(n..n+warmups-1)`: inputs that
+ * are not timed, so a read timed as cold is the first of its entity), so load from the rest of
+ * the machine weighs on all of them alike. Returns each series' latency percentiles and the CPU
+ * its process spent per call over the timed rounds (for a series run in this process, that CPU
+ * includes the HTTP client's work of the other series: not a figure to report).
+ *
+ * A server that answered other kinds of request just before (searches before reads) re-optimizes
+ * the code both share (node's HTTP parser and streams, fastify's routing and reply) for the next
+ * ~1,000-3,000 requests: ~0.1-0.2 s of CPU once, on the main thread and V8's compiler threads,
+ * then the same CPU per request as before. Enough warm-ups keep that one-time cost out of a
+ * figure that is a steady-state cost per request.
  */
 export async function timeInterleaved(series: readonly Series[], n: number, warmups = 10): Promise<Timing[]> {
   const pids = [...new Set(series.map((s) => s.pid))]
   await settle(pids.filter((pid) => pid !== process.pid))
-  for (let i = 0; i < warmups; i++) for (const s of series) await s.run(i)
+  for (let i = 0; i < warmups; i++) for (const s of series) await s.run(n + i)
   const ms = series.map((): number[] => [])
   const before = new Map(pids.map((pid) => [pid, cpuSeconds(pid)]))
   for (let i = 0; i < n; i++)

@@ -20,7 +20,11 @@ t.test('Dockerfile: Node 24 LTS, node as the entry point, exec form', async (t) 
   for (const image of froms) t.match(image, /^node:24-bookworm-slim$/, `${image} is Node 24 LTS`)
   t.match(engines, /<25/, `engines (${engines}) include Node 24`)
   const entry = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(dockerfile)?.[1]
-  t.same(JSON.parse(entry ?? 'null'), ['node', 'infra/app.mjs'], 'node runs the app, not npm')
+  t.same(
+    JSON.parse(entry ?? 'null'),
+    ['node', '--max-semi-space-size=8', 'infra/app.mjs'],
+    'node runs the app, not npm, with the server flags npm start gives',
+  )
   const cmd = JSON.parse(/^CMD\s+(\[.*\])\s*$/m.exec(dockerfile)?.[1] ?? 'null') as string[]
   t.ok(apps.includes(cmd[0] as string), `default command ${cmd[0]} is an app`)
   t.notMatch(dockerfile, /^(RUN|CMD|ENTRYPOINT)\s+[^[].*\bnpm (start|run)\b/m, 'no npm at run time')

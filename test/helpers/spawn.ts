@@ -23,6 +23,11 @@ const bundler = (await import(pathToFileURL(join(ROOT, 'scripts', 'bundle.mjs'))
   readonly isStale: () => boolean
 }
 
+/** The node flags every catalog server runs with (`npm start` gives them; scripts/server-node-flags.mjs). */
+const { SERVER_NODE_FLAGS } = (await import(
+  pathToFileURL(join(ROOT, 'scripts', 'server-node-flags.mjs')).href
+)) as { readonly SERVER_NODE_FLAGS: readonly string[] }
+
 /** The app `npm start` names for a server entry point, when dist/ has a bundle of it. */
 const APPS = new Map(
   ['all-in-one', 'gateway', 'metadata-service', 'search-service'].map((app) => [bundler.ENTRIES[app], app]),
@@ -32,12 +37,18 @@ const APPS = new Map(
  * Starts an app entry point (`apps/gateway/src/all-in-one.ts`, ...) as a real process and
  * resolves with its URL once it logs that it listens. A server runs as `npm start` runs it, from
  * its bundle in dist/, while that is newer than every source (`npm test` and the other suites
- * rebuild it first); otherwise, or with CATALOG_TEST_SOURCES=1, from the sources through tsx.
+ * rebuild it first) and with the node flags `npm start` gives it; otherwise, or with
+ * CATALOG_TEST_SOURCES=1, from the sources through tsx.
  */
 export function startApp(entry: string, env: Record<string, string>, timeoutMs = 30_000): Promise<Running> {
   const app = APPS.get(entry)
   if (app && process.env.CATALOG_TEST_SOURCES !== '1' && !bundler.isStale()) {
-    return startProcess([join(ROOT, 'scripts', 'start.mjs'), app], entry, env, timeoutMs)
+    return startProcess(
+      [...SERVER_NODE_FLAGS, join(ROOT, 'scripts', 'start.mjs'), app],
+      entry,
+      env,
+      timeoutMs,
+    )
   }
   return startProcess(
     ['--import', 'tsx', '--import', PREBUNDLED_DEPS, join(ROOT, entry)],
@@ -47,9 +58,17 @@ export function startApp(entry: string, env: Record<string, string>, timeoutMs =
   )
 }
 
-/** Starts an app as `npm start` does: from its bundle in dist/ (scripts/start.mjs), rebuilt if stale. */
-export function startBundled(app: string, env: Record<string, string>, timeoutMs = 30_000): Promise<Running> {
-  return startProcess([join(ROOT, 'scripts', 'start.mjs'), app], app, env, timeoutMs)
+/**
+ * Starts an app as `npm start` does: with its node flags (`nodeFlags`, for a benchmark comparing
+ * others), from its bundle in dist/ (scripts/start.mjs), rebuilt if stale.
+ */
+export function startBundled(
+  app: string,
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  nodeFlags: readonly string[] = SERVER_NODE_FLAGS,
+): Promise<Running> {
+  return startProcess([...nodeFlags, join(ROOT, 'scripts', 'start.mjs'), app], app, env, timeoutMs)
 }
 
 function startProcess(
