@@ -1,15 +1,63 @@
 /** The layout version {@link STORE_DDL} builds, kept in the file as `PRAGMA user_version`. */
-export const STORE_SCHEMA_VERSION = 2
+export const STORE_SCHEMA_VERSION = 3
+
+/** The system metadata JSON of `aspect_rows a` (see {@link SystemMetadataCodec.json}), for the view. */
+const SYSTEM_METADATA_JSON = `CASE WHEN a.observed IS NULL AND a.run IS NULL AND a.lastrun IS NULL THEN a.sysextra
+    ELSE '{' || concat_ws(',', '"lastObserved":' || a.observed,
+      CASE WHEN a.run IS NOT NULL THEN '"runId":' || json_quote((SELECT run FROM run_ids WHERE id = a.run)) END,
+      CASE WHEN a.lastrun IS NOT NULL THEN '"lastRunId":' || json_quote((SELECT run FROM run_ids WHERE id = a.lastrun)) END,
+      NULLIF(substr(a.sysextra, 2, length(a.sysextra) - 2), '')) || '}' END`
+
+/** The SQL text `sm` when it is a JSON object, else NULL. */
+const objectOf = (sm: string) =>
+  `(CASE WHEN json_valid(${sm}) THEN CASE WHEN json_type(${sm}) = 'object' THEN ${sm} END END)`
+/** The value at `key` of `sm` when it is an object and the value has the JSON type `type`. */
+const typedValueOf = (sm: string, key: string, type: string) =>
+  `(CASE WHEN json_type(${objectOf(sm)}, '$.${key}') = '${type}' THEN json_extract(${sm}, '$.${key}') END)`
+/** The run id text at `key` of `sm` (`runId` or `lastRunId`), if it is text. */
+const runValueOf = (sm: string, key: 'runId' | 'lastRunId') => typedValueOf(sm, key, 'text')
+/** The `observed` column of system metadata text `sm`. */
+export const observedOf = (sm: string) => typedValueOf(sm, 'lastObserved', 'integer')
+/** The `run` (key `runId`) or `lastrun` (`lastRunId`) column of `sm`, once `run_ids` has it. */
+export const runOf = (sm: string, key: 'runId' | 'lastRunId') =>
+  `(SELECT id FROM run_ids WHERE run = ${runValueOf(sm, key)})`
+/** The `sysextra` column of `sm`: the other keys, or the whole text when none of the three fits its column. */
+export const extraOf = (sm: string) => `CASE
+    WHEN ${observedOf(sm)} IS NULL AND ${runOf(sm, 'runId')} IS NULL AND ${runOf(sm, 'lastRunId')} IS NULL THEN ${sm}
+    ELSE NULLIF(json_remove(${sm},
+      CASE WHEN ${observedOf(sm)} IS NULL THEN '$[0]' ELSE '$.lastObserved' END,
+      CASE WHEN ${runOf(sm, 'runId')} IS NULL THEN '$[0]' ELSE '$.runId' END,
+      CASE WHEN ${runOf(sm, 'lastRunId')} IS NULL THEN '$[0]' ELSE '$.lastRunId' END), '{}') END`
+/** The run ids of system metadata text `sm` (`json_each` rows `j`), to add to `run_ids` first. */
+export const runIdsOf = (sm: string) =>
+  `json_each(${objectOf(sm)}) j WHERE j.key IN ('runId', 'lastRunId') AND j.type = 'text'`
+const SM = 'NEW.systemmetadata'
+/**
+ * The view's writes store the text in `sysextra` with the three columns, then this: the other
+ * keys (each JSON function runs once per row, not once per column and again for `sysextra`).
+ */
+const EXTRA_FROM_COLUMNS = `CASE WHEN observed IS NULL AND run IS NULL AND lastrun IS NULL THEN sysextra
+    ELSE NULLIF(json_remove(sysextra, IIF(observed IS NULL, '$[0]', '$.lastObserved'),
+      IIF(run IS NULL, '$[0]', '$.runId'), IIF(lastrun IS NULL, '$[0]', '$.lastRunId')), '{}') END`
+/** The dictionary rows a view write needs first. */
+const NEW_NAMES = `INSERT OR IGNORE INTO urns (urn) VALUES (NEW.urn);
+  INSERT OR IGNORE INTO actors (actor) VALUES (NEW.createdby);
+  INSERT OR IGNORE INTO run_ids (run) SELECT run FROM (SELECT ${runValueOf(SM, 'runId')} AS run
+    UNION ALL SELECT ${runValueOf(SM, 'lastRunId')}) WHERE run IS NOT NULL;`
 
 /**
  * DDL of the embedded store; idempotent, run at every open (after {@link openStoreSchema}
  * migrated an older file).
  *
  * Every URN is stored once, in `urns`; aspect rows and edges refer to it by its integer id, which
- * takes a fraction of the space of the text in every row and index entry. The views
- * `metadata_aspect_v2` (DataHub's table, column for column) and `edges` show the rows with their
- * URNs and accept INSERT, UPDATE and DELETE, for operators and tools; the store itself reads and
- * writes the tables. A URN's id is never reused: ids of deleted entities stay in `urns`.
+ * takes a fraction of the space of the text in every row and index entry. Likewise run ids
+ * (`run_ids`, the reserved `no-run-id-provided` as id 0) and the actors of `createdby` (`actors`):
+ * an aspect row keeps its system metadata as `observed` (`lastObserved`), `run` and `lastrun`
+ * (`runId`, `lastRunId`) and `sysextra` (the other keys, as JSON; see `SystemColumns`), 10 bytes
+ * where the JSON took 85. The views `metadata_aspect_v2` (DataHub's table, column for column, the
+ * system metadata and actor as text) and `edges` show the rows with their URNs and accept INSERT,
+ * UPDATE and DELETE, for operators and tools; the store itself reads and writes the tables. Ids
+ * are never reused: ids of deleted entities stay in `urns`.
  */
 export const STORE_DDL = `
 CREATE TABLE IF NOT EXISTS urns (
@@ -17,6 +65,16 @@ CREATE TABLE IF NOT EXISTS urns (
   urn TEXT NOT NULL
 );
 CREATE UNIQUE INDEX IF NOT EXISTS urns_by_urn ON urns (urn);
+
+CREATE TABLE IF NOT EXISTS run_ids (
+  id INTEGER PRIMARY KEY,
+  run TEXT NOT NULL UNIQUE
+);
+INSERT OR IGNORE INTO run_ids (id, run) VALUES (0, 'no-run-id-provided');
+CREATE TABLE IF NOT EXISTS actors (
+  id INTEGER PRIMARY KEY,
+  actor TEXT NOT NULL UNIQUE
+);
 
 -- A table with row ids: a row keeps up to ~4 KB on its b-tree page. Keyed by the primary key
 -- alone (WITHOUT ROWID), a row over ~1 KB (a schema of a dozen columns) spilled into an
@@ -26,13 +84,17 @@ CREATE TABLE IF NOT EXISTS aspect_rows (
   aspect TEXT NOT NULL,
   version INTEGER NOT NULL,
   metadata TEXT NOT NULL,
-  systemmetadata TEXT,
   createdon INTEGER NOT NULL,
-  createdby TEXT NOT NULL,
+  createdby INTEGER NOT NULL,
+  observed INTEGER,
+  run INTEGER,
+  lastrun INTEGER,
+  sysextra TEXT,
   PRIMARY KEY (eid, aspect, version)
 );
-CREATE INDEX IF NOT EXISTS aspect_rows_by_run
-  ON aspect_rows (json_extract(systemmetadata, '$.runId'), eid, aspect) WHERE version = 0;
+-- Runs of latest rows; the reserved default run (0) is never looked up by the index: DataHub
+-- refuses to roll it back and never lists it.
+CREATE INDEX IF NOT EXISTS aspect_rows_by_run ON aspect_rows (run) WHERE version = 0 AND run > 0;
 
 -- Keyed in the order outgoing reads use (source, type, destination); the one index serves
 -- incoming reads. Deletes by (source, aspect) read the source's edges from the key.
@@ -47,20 +109,28 @@ CREATE INDEX IF NOT EXISTS edge_rows_incoming ON edge_rows (dst, type, src);
 
 CREATE VIEW IF NOT EXISTS metadata_aspect_v2 AS
   SELECT u.urn AS urn, a.aspect AS aspect, a.version AS version, a.metadata AS metadata,
-    a.systemmetadata AS systemmetadata, a.createdon AS createdon, a.createdby AS createdby
+    ${SYSTEM_METADATA_JSON} AS systemmetadata,
+    a.createdon AS createdon, (SELECT actor FROM actors WHERE id = a.createdby) AS createdby
   FROM aspect_rows a JOIN urns u ON u.id = a.eid;
 CREATE TRIGGER IF NOT EXISTS metadata_aspect_v2_insert INSTEAD OF INSERT ON metadata_aspect_v2 BEGIN
-  INSERT OR IGNORE INTO urns (urn) VALUES (NEW.urn);
-  INSERT INTO aspect_rows (eid, aspect, version, metadata, systemmetadata, createdon, createdby)
-    VALUES ((SELECT id FROM urns WHERE urn = NEW.urn), NEW.aspect, NEW.version, NEW.metadata,
-      NEW.systemmetadata, NEW.createdon, NEW.createdby);
+  ${NEW_NAMES}
+  INSERT INTO aspect_rows (eid, aspect, version, metadata, createdon, createdby, observed, run, lastrun, sysextra)
+    VALUES ((SELECT id FROM urns WHERE urn = NEW.urn), NEW.aspect, NEW.version, NEW.metadata, NEW.createdon,
+      (SELECT id FROM actors WHERE actor = NEW.createdby), ${observedOf(SM)}, ${runOf(SM, 'runId')},
+      ${runOf(SM, 'lastRunId')}, ${SM});
+  UPDATE aspect_rows SET sysextra = ${EXTRA_FROM_COLUMNS} WHERE rowid = last_insert_rowid()
+    AND (observed IS NOT NULL OR run IS NOT NULL OR lastrun IS NOT NULL);
 END;
 CREATE TRIGGER IF NOT EXISTS metadata_aspect_v2_update INSTEAD OF UPDATE ON metadata_aspect_v2 BEGIN
-  INSERT OR IGNORE INTO urns (urn) VALUES (NEW.urn);
+  ${NEW_NAMES}
   UPDATE aspect_rows SET eid = (SELECT id FROM urns WHERE urn = NEW.urn), aspect = NEW.aspect,
-    version = NEW.version, metadata = NEW.metadata, systemmetadata = NEW.systemmetadata,
-    createdon = NEW.createdon, createdby = NEW.createdby
+    version = NEW.version, metadata = NEW.metadata, createdon = NEW.createdon,
+    createdby = (SELECT id FROM actors WHERE actor = NEW.createdby), observed = ${observedOf(SM)},
+    run = ${runOf(SM, 'runId')}, lastrun = ${runOf(SM, 'lastRunId')}, sysextra = ${SM}
   WHERE eid = (SELECT id FROM urns WHERE urn = OLD.urn) AND aspect = OLD.aspect AND version = OLD.version;
+  UPDATE aspect_rows SET sysextra = ${EXTRA_FROM_COLUMNS}
+  WHERE eid = (SELECT id FROM urns WHERE urn = NEW.urn) AND aspect = NEW.aspect AND version = NEW.version
+    AND (observed IS NOT NULL OR run IS NOT NULL OR lastrun IS NOT NULL);
 END;
 CREATE TRIGGER IF NOT EXISTS metadata_aspect_v2_delete INSTEAD OF DELETE ON metadata_aspect_v2 BEGIN
   DELETE FROM aspect_rows

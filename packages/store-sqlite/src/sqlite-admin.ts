@@ -2,9 +2,8 @@ import { NO_RUN_ID } from '@catalog/core'
 import type { RunAspect, RunPageQuery, RunSummary, TimeseriesDeletion } from '@catalog/store'
 import type Database from 'better-sqlite3'
 
-/** The run id and observation time of a latest row, as the expression index sees them. */
-const RUN_ID = "json_extract(a.systemmetadata, '$.runId')"
-const OBSERVED = "COALESCE(json_extract(a.systemmetadata, '$.lastObserved'), a.createdon)"
+/** The observation time of a row (`lastObserved`, else the write's time). */
+const OBSERVED = 'COALESCE(a.observed, a.createdon)'
 /** Rows of soft-deleted entities are left out unless asked for. */
 const NOT_SOFT_DELETED = `(@includeSoft = 1 OR NOT EXISTS (
   SELECT 1 FROM aspect_rows s WHERE s.eid = a.eid AND s.aspect = 'status' AND s.version = 0
@@ -12,9 +11,10 @@ const NOT_SOFT_DELETED = `(@includeSoft = 1 OR NOT EXISTS (
 
 /**
  * Runs, counts and time-series deletes of the embedded store. Runs are read from the latest
- * aspect rows through the `aspect_rows_by_run` expression index, so every write path keeps
- * them without extra bookkeeping. The index holds URN ids, not URNs: a run's rows are put in
- * (urn, aspect) order by a sort of that run's rows.
+ * aspect rows through the `aspect_rows_by_run` index of their run ids, so every write path keeps
+ * them without extra bookkeeping: a run's rows are put in (urn, aspect) order by a sort of that
+ * run's rows. The index leaves out the reserved `no-run-id-provided` (run id 0), which is never
+ * listed and never rolled back; its rows are found by a scan of the latest rows.
  */
 export class SqliteAdmin {
   private readonly stmt: ReturnType<typeof prepare>
@@ -28,7 +28,7 @@ export class SqliteAdmin {
   }
 
   runs(q: RunPageQuery): RunSummary[] {
-    const rows = this.stmt.runs.all({ ...page(q), noRun: NO_RUN_ID }) as Array<{
+    const rows = this.stmt.runs.all(page(q)) as Array<{
       run_id: string
       n: number
       ts: number
@@ -37,7 +37,8 @@ export class SqliteAdmin {
   }
 
   runAspects(runId: string, q: RunPageQuery): RunAspect[] {
-    const rows = this.stmt.runAspects.all({ ...page(q), runId }) as Array<{
+    const read = runId === NO_RUN_ID ? this.stmt.defaultRunAspects : this.stmt.runAspects
+    const rows = read.all({ ...page(q), runId }) as Array<{
       urn: string
       aspect: string
       ts: number
@@ -65,13 +66,21 @@ function prepare(db: Database.Database) {
        WHERE a.version = 0 AND a.aspect = @aspect AND (@urnLike IS NULL OR u.urn LIKE @urnLike)`,
     ),
     runs: db.prepare(
-      `SELECT ${RUN_ID} AS run_id, COUNT(*) AS n, MAX(${OBSERVED}) AS ts FROM aspect_rows a
-       WHERE a.version = 0 AND ${RUN_ID} IS NOT NULL AND ${RUN_ID} <> @noRun AND ${NOT_SOFT_DELETED}
-       GROUP BY run_id ORDER BY ts DESC, run_id LIMIT @count OFFSET @start`,
+      `SELECT r.run AS run_id, g.n, g.ts FROM (
+         SELECT a.run, COUNT(*) AS n, MAX(${OBSERVED}) AS ts FROM aspect_rows a
+         WHERE a.version = 0 AND a.run > 0 AND ${NOT_SOFT_DELETED} GROUP BY a.run) g
+       CROSS JOIN run_ids r ON r.id = g.run
+       ORDER BY g.ts DESC, run_id LIMIT @count OFFSET @start`,
     ),
     runAspects: db.prepare(
       `SELECT u.urn, a.aspect, ${OBSERVED} AS ts FROM aspect_rows a CROSS JOIN urns u ON u.id = a.eid
-       WHERE a.version = 0 AND ${RUN_ID} = @runId AND ${NOT_SOFT_DELETED}
+       WHERE a.version = 0 AND a.run > 0 AND a.run = (SELECT id FROM run_ids WHERE run = @runId) AND ${NOT_SOFT_DELETED}
+       ORDER BY u.urn, a.aspect LIMIT @count OFFSET @start`,
+    ),
+    // The reserved run is not in the run index (see STORE_DDL): a scan of the latest rows.
+    defaultRunAspects: db.prepare(
+      `SELECT u.urn, a.aspect, ${OBSERVED} AS ts FROM aspect_rows a CROSS JOIN urns u ON u.id = a.eid
+       WHERE a.version = 0 AND a.run = 0 AND @runId IS NOT NULL AND ${NOT_SOFT_DELETED}
        ORDER BY u.urn, a.aspect LIMIT @count OFFSET @start`,
     ),
     deleteSeries: db.prepare(

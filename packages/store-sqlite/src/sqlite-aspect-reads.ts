@@ -1,7 +1,21 @@
 import type { ChangeLogEntry, StoredAspect, SystemMetadata } from '@catalog/core'
 import type { AspectKey, AspectScan } from '@catalog/store'
 import type Database from 'better-sqlite3'
-import type { AspectRow } from './sqlite-writer.js'
+import {
+  type SystemColumns,
+  type SystemMetadataCodec,
+  systemMetadataCodec,
+} from './sqlite-system-metadata.js'
+
+/** An aspect row with its URN (system metadata and actor by id, see `STORE_DDL`). */
+interface AspectRow extends SystemColumns {
+  readonly urn: string
+  readonly aspect: string
+  readonly version: number
+  readonly metadata: string
+  readonly createdon: number
+  readonly createdby: number
+}
 
 /** A row of the change log as the `changes` statement reads it. */
 interface ChangeRow {
@@ -18,7 +32,8 @@ interface ChangeRow {
 }
 
 /** The columns of DataHub's `metadata_aspect_v2` row, from `urns u` and `aspect_rows a`. */
-const ROW = 'u.urn AS urn, a.aspect, a.version, a.metadata, a.systemmetadata, a.createdon, a.createdby'
+const ROW =
+  'u.urn AS urn, a.aspect, a.version, a.metadata, a.createdon, a.createdby, a.observed, a.run, a.lastrun, a.sysextra'
 const JOINED = 'urns u CROSS JOIN aspect_rows a ON a.eid = u.id'
 
 /**
@@ -27,9 +42,11 @@ const JOINED = 'urns u CROSS JOIN aspect_rows a ON a.eid = u.id'
  */
 export class SqliteAspectReads {
   private readonly stmt: ReturnType<typeof prepare>
+  private readonly codec: SystemMetadataCodec
 
   constructor(db: Database.Database) {
     this.stmt = prepare(db)
+    this.codec = systemMetadataCodec(db)
   }
 
   /** The latest rows of each URN, only the `aspects` named (all when none are). */
@@ -38,7 +55,10 @@ export class SqliteAspectReads {
     const wanted = aspects && aspects.length > 0 ? new Set(aspects) : undefined
     for (const urn of urns) {
       const rows = this.stmt.latestAll.all(urn) as AspectRow[]
-      out.set(urn, rows.filter((r) => !wanted || wanted.has(r.aspect)).map(toStored))
+      out.set(
+        urn,
+        rows.filter((r) => !wanted || wanted.has(r.aspect)).map((r) => this.toStored(r)),
+      )
     }
     return out
   }
@@ -62,7 +82,7 @@ export class SqliteAspectReads {
       if (v <= 0) return undefined
     }
     const row = this.stmt.versionOne.get(urn, aspect, v) as AspectRow | undefined
-    return row ? toStored(row) : undefined
+    return row ? this.toStored(row) : undefined
   }
 
   exists(urn: string, keyAspect: string): boolean {
@@ -97,18 +117,19 @@ export class SqliteAspectReads {
       limit: q.limit,
       start: q.start,
     }) as AspectRow[]
-    return rows.map(toStored)
+    return rows.map((r) => this.toStored(r))
   }
-}
 
-function toStored(r: AspectRow): StoredAspect {
-  return {
-    urn: r.urn,
-    aspect: r.aspect,
-    version: r.version,
-    value: JSON.parse(r.metadata) as Record<string, unknown>,
-    created: { time: r.createdon, actor: r.createdby },
-    ...(r.systemmetadata ? { systemMetadata: JSON.parse(r.systemmetadata) as SystemMetadata } : {}),
+  private toStored(r: AspectRow): StoredAspect {
+    const sm = this.codec.json(r.observed, r.run, r.lastrun, r.sysextra)
+    return {
+      urn: r.urn,
+      aspect: r.aspect,
+      version: r.version,
+      value: JSON.parse(r.metadata) as Record<string, unknown>,
+      created: { time: r.createdon, actor: this.codec.actors.name(r.createdby) },
+      ...(sm ? { systemMetadata: JSON.parse(sm) as SystemMetadata } : {}),
+    }
   }
 }
 

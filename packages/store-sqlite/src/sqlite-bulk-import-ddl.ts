@@ -58,27 +58,30 @@ export function bulkStatements(db: Database.Database) {
     exists: db.prepare(
       'SELECT 1 FROM urns u CROSS JOIN aspect_rows a ON a.eid = u.id WHERE u.urn = ? AND a.aspect = ? AND a.version = 0',
     ),
-    latest: db.prepare(
-      'SELECT metadata, systemmetadata FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0',
-    ),
+    latest: db.prepare('SELECT metadata, run FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0'),
     maxVersion: db.prepare(
       'SELECT COALESCE(MAX(version), 0) AS v FROM aspect_rows WHERE eid = ? AND aspect = ?',
     ),
+    // System metadata and actor as columns and ids (see STORE_DDL and SystemColumns).
     insert: db.prepare(
-      'INSERT INTO aspect_rows (eid, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, 0, ?, ?, ?, ?)',
+      `INSERT INTO aspect_rows (eid, aspect, version, metadata, createdon, createdby, observed, run, lastrun, sysextra)
+       VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     putRow: db.prepare(
-      'INSERT OR REPLACE INTO aspect_rows (eid, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      `INSERT OR REPLACE INTO aspect_rows (eid, aspect, version, metadata, createdon, createdby, observed, run, lastrun, sysextra)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     archive: db.prepare(
-      `INSERT INTO aspect_rows (eid, aspect, version, metadata, systemmetadata, createdon, createdby)
-       SELECT eid, aspect, ?, metadata, systemmetadata, createdon, createdby FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0`,
+      `INSERT INTO aspect_rows (eid, aspect, version, metadata, createdon, createdby, observed, run, lastrun, sysextra)
+       SELECT eid, aspect, ?, metadata, createdon, createdby, observed, run, lastrun, sysextra
+       FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0`,
     ),
     updateLatest: db.prepare(
-      'UPDATE aspect_rows SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ? WHERE eid = ? AND aspect = ? AND version = 0',
+      `UPDATE aspect_rows SET metadata = ?, createdon = ?, createdby = ?, observed = ?, run = ?, lastrun = ?, sysextra = ?
+       WHERE eid = ? AND aspect = ? AND version = 0`,
     ),
     touchSystemMetadata: db.prepare(
-      'UPDATE aspect_rows SET systemmetadata = ? WHERE eid = ? AND aspect = ? AND version = 0',
+      'UPDATE aspect_rows SET observed = ?, run = ?, lastrun = ?, sysextra = ? WHERE eid = ? AND aspect = ? AND version = 0',
     ),
     deleteAspect: db.prepare('DELETE FROM aspect_rows WHERE eid = ? AND aspect = ?'),
     deleteEntity: db.prepare('DELETE FROM aspect_rows WHERE eid = ?'),

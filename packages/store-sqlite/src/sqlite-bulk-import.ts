@@ -3,7 +3,6 @@ import { dirname } from 'node:path'
 import {
   type AuditStamp,
   canonicalJson,
-  NO_RUN_ID,
   type SystemMetadata,
   UnavailableError,
   ValidationError,
@@ -14,6 +13,7 @@ import Database from 'better-sqlite3'
 import { STORE_DDL } from './schema.js'
 import { BULK_DDL, type BulkProgress, bulkStatements } from './sqlite-bulk-import-ddl.js'
 import { openStoreSchema } from './sqlite-schema.js'
+import { type SystemMetadataCodec, systemMetadataCodec } from './sqlite-system-metadata.js'
 import { UrnIds } from './sqlite-urn-ids.js'
 
 export type { BulkProgress } from './sqlite-bulk-import-ddl.js'
@@ -42,6 +42,7 @@ export class SqliteBulkImport {
   private readonly db: Database.Database
   private readonly s: ReturnType<typeof bulkStatements>
   private readonly ids: UrnIds
+  private readonly codec: SystemMetadataCodec
   private inTransaction = false
   /** Aspect rows written so far (new or changed latest values, archived versions, history rows). */
   rowsWritten = 0
@@ -67,6 +68,7 @@ export class SqliteBulkImport {
     }
     this.s = bulkStatements(this.db)
     this.ids = new UrnIds(this.db)
+    this.codec = systemMetadataCodec(this.db)
   }
 
   /**
@@ -97,15 +99,21 @@ export class SqliteBulkImport {
    * Writes through {@link write} and {@link putVersion} are only allowed inside.
    */
   commit(work: () => void, progress: () => BulkProgress): void {
-    this.db.transaction(() => {
-      this.inTransaction = true
-      try {
-        work()
-        this.s.saveProgress.run(progress())
-      } finally {
-        this.inTransaction = false
-      }
-    })()
+    try {
+      this.db.transaction(() => {
+        this.inTransaction = true
+        try {
+          work()
+          this.s.saveProgress.run(progress())
+        } finally {
+          this.inTransaction = false
+        }
+      })()
+    } catch (err) {
+      // Run ids and actors given in the rolled-back transaction may be given again.
+      this.codec.forget()
+      throw err
+    }
   }
 
   /**
@@ -124,6 +132,7 @@ export class SqliteBulkImport {
       return this.db.transaction(() => this.apply(batch))()
     } catch (err) {
       this.rowsWritten = before
+      this.codec.forget()
       throw err
     }
   }
@@ -132,14 +141,18 @@ export class SqliteBulkImport {
   putVersion(row: BulkAspectRow): void {
     if (!this.inTransaction) throw new Error('SqliteBulkImport.putVersion outside commit()')
     this.rowsWritten++
+    const c = this.codec.encode(row.systemMetadata)
     this.s.putRow.run(
       this.ids.ensure(row.urn),
       row.aspect,
       row.version,
       canonicalJson(row.value),
-      row.systemMetadata ? JSON.stringify(row.systemMetadata) : null,
       row.created.time,
-      row.created.actor,
+      this.codec.actors.id(row.created.actor),
+      c.observed,
+      c.run,
+      c.lastrun,
+      c.sysextra,
     )
   }
 
@@ -283,7 +296,7 @@ export class SqliteBulkImport {
     const current =
       known === undefined
         ? undefined
-        : (s.latest.get(known, m.aspect) as { metadata: string; systemmetadata: string | null } | undefined)
+        : (s.latest.get(known, m.aspect) as { metadata: string; run: number | null } | undefined)
     if (current && m.precondition?.require === 'aspect-absent') {
       if (m.precondition.drop) return false
       throw new ValidationError(
@@ -296,26 +309,19 @@ export class SqliteBulkImport {
         `Cannot perform CREATE_ENTITY if not exists since the entity key already exists. (${m.urn}, ${m.aspect})`,
       )
     }
-    const previous = current?.systemmetadata
-      ? (JSON.parse(current.systemmetadata) as SystemMetadata)
-      : undefined
-    const sm = JSON.stringify({
-      ...m.systemMetadata,
-      lastObserved: m.systemMetadata?.lastObserved ?? m.created.time,
-      runId: m.systemMetadata?.runId ?? NO_RUN_ID,
-      lastRunId: m.systemMetadata?.lastRunId ?? previous?.runId ?? NO_RUN_ID,
-    })
+    const c = this.codec.written(m.systemMetadata, m.created, current ? (current.run ?? null) : null).columns
     if (current && current.metadata === json) {
-      s.touchSystemMetadata.run(sm, known, m.aspect)
+      s.touchSystemMetadata.run(c.observed, c.run, c.lastrun, c.sysextra, known, m.aspect)
       return false
     }
     const id = known ?? this.ids.ensure(m.urn)
+    const actor = this.codec.actors.id(m.created.actor)
     if (current) {
       const max = (s.maxVersion.get(id, m.aspect) as { v: number }).v
       s.archive.run(max + 1, id, m.aspect)
-      s.updateLatest.run(json, sm, m.created.time, m.created.actor, id, m.aspect)
+      s.updateLatest.run(json, m.created.time, actor, c.observed, c.run, c.lastrun, c.sysextra, id, m.aspect)
       s.deleteEdgesOf.run(id, m.aspect)
-    } else s.insert.run(id, m.aspect, json, sm, m.created.time, m.created.actor)
+    } else s.insert.run(id, m.aspect, json, m.created.time, actor, c.observed, c.run, c.lastrun, c.sysextra)
     for (const e of m.edges) s.insertEdge.run(id, e.type, this.ids.ensure(e.destination), m.aspect)
     this.rowsWritten++
     return true

@@ -1,12 +1,13 @@
 import type { StoredAspectJson } from '@catalog/store'
 import type Database from 'better-sqlite3'
+import { type SystemMetadataCodec, systemMetadataCodec } from './sqlite-system-metadata.js'
 
-/** A row of a batch: urn, aspect, metadata, systemmetadata, createdon, createdby. */
-type BatchRow = [string, string, string, string | null, number, string]
-/** A row of one URN: the same without the URN. */
-type OneRow = [string, string, string | null, number, string]
+/** A row of one URN: aspect, metadata, createdon, createdby, observed, run, lastrun, sysextra. */
+type OneRow = [string, string, number, number, number | null, number | null, number | null, string | null]
+/** A row of a batch: the URN, then the same. */
+type BatchRow = [string, ...OneRow]
 
-const COLUMNS = 'a.aspect, a.metadata, a.systemmetadata, a.createdon, a.createdby'
+const COLUMNS = 'a.aspect, a.metadata, a.createdon, a.createdby, a.observed, a.run, a.lastrun, a.sysextra'
 const JOINED = 'urns u CROSS JOIN aspect_rows a ON a.eid = u.id'
 
 /**
@@ -20,8 +21,10 @@ export class SqliteLatestJson {
   private readonly one: Database.Statement
   private readonly oneAspect: Database.Statement
   private readonly batch: Database.Statement
+  private readonly codec: SystemMetadataCodec
 
   constructor(db: Database.Database) {
+    this.codec = systemMetadataCodec(db)
     this.one = db
       .prepare(`SELECT ${COLUMNS} FROM ${JOINED} WHERE u.urn = ? AND a.version = 0 ORDER BY a.aspect`)
       .raw()
@@ -45,7 +48,7 @@ export class SqliteLatestJson {
         aspects?.length === 1 ? this.oneAspect.all(urn, aspects[0]) : this.one.all(urn)
       ) as OneRow[]
       const list: StoredAspectJson[] = []
-      for (const r of rows) if (!wanted || wanted.has(r[0])) list.push(stored(r[0], r[1], r[2], r[3], r[4]))
+      for (const r of rows) if (!wanted || wanted.has(r[0])) list.push(this.stored(r, 0))
       out.set(urn, list)
       return out
     }
@@ -53,18 +56,26 @@ export class SqliteLatestJson {
     if (urns.length === 0) return out
     for (const r of this.batch.all(JSON.stringify(urns)) as BatchRow[]) {
       if (wanted && !wanted.has(r[1])) continue
-      out.get(r[0])?.push(stored(r[1], r[2], r[3], r[4], r[5]))
+      out.get(r[0])?.push(this.stored(r, 1))
     }
     return out
   }
-}
 
-function stored(
-  aspect: string,
-  valueJson: string,
-  systemMetadataJson: string | null,
-  time: number,
-  actor: string,
-): StoredAspectJson {
-  return { aspect, version: 0, valueJson, created: { time, actor }, systemMetadataJson }
+  /** The row's columns from index `o` on (1 in a batch's rows, after the URN). */
+  private stored(row: OneRow | BatchRow, o: 0 | 1): StoredAspectJson {
+    const r = row as unknown[]
+    const codec = this.codec
+    return {
+      aspect: r[o] as string,
+      version: 0,
+      valueJson: r[o + 1] as string,
+      created: { time: r[o + 2] as number, actor: codec.actors.name(r[o + 3] as number) },
+      systemMetadataJson: codec.json(
+        r[o + 4] as number | null,
+        r[o + 5] as number | null,
+        r[o + 6] as number | null,
+        r[o + 7] as string | null,
+      ),
+    }
+  }
 }

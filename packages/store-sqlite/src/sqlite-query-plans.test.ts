@@ -89,10 +89,15 @@ for (const direction of ['UPSTREAM', 'DOWNSTREAM'] as const)
   } as never)
 
 /**
- * Statements that read every latest row by design (run lists, counts per aspect), and the edge
- * scan, which reads the URN index in order (checked above).
+ * Statements that read every latest row by design (run lists, the rows of the reserved default
+ * run, counts per aspect), and the edge scan, which reads the URN index in order (checked above).
  */
-const FULL_READS = [/GROUP BY run_id/, /SELECT COUNT\(\*\) AS n FROM aspect_rows/, /ORDER BY s\.urn, d\.urn/]
+const FULL_READS = [
+  /GROUP BY a\.run\b/,
+  /a\.run = 0\b/,
+  /SELECT COUNT\(\*\) AS n FROM aspect_rows/,
+  /ORDER BY s\.urn, d\.urn/,
+]
 
 /** The edge scan's check that any edge has the relationship types asked for: it reads until the first. */
 const ANY_EDGE_OF = /^SELECT 1 FROM edge_rows WHERE \+type IN .* LIMIT 1$/

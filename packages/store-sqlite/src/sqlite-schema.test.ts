@@ -74,7 +74,7 @@ t.test('opening a first-layout store migrates it; every read answers as before',
   t.teardown(() => store.close())
   t.equal(notes.length, 1, 'the migration is announced once')
   // 5 rows: the 4 latest aspects and one older version.
-  t.match(notes[0], /migrating the metadata store to layout 2 .*: 5 aspect rows,/)
+  t.match(notes[0], /migrating the metadata store to layout 3 .*: 5 aspect rows,/)
   const db = new Database(file, { readonly: true })
   t.teardown(() => db.close())
   t.equal(db.pragma('user_version', { simple: true }), STORE_SCHEMA_VERSION, 'the file records its layout')
@@ -203,7 +203,7 @@ t.test('a store file of a newer layout is refused, untouched', async (t) => {
   db.close()
   t.throws(() => new SqliteMetadataStore({ file, durability: 'normal', writerThread: false }), {
     name: 'UnavailableError',
-    message: /layout version 3/,
+    message: /layout version 4/,
   })
   const check = new Database(file, { readonly: true })
   t.teardown(() => check.close())

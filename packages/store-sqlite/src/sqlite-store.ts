@@ -74,8 +74,9 @@ export interface SqliteStoreOptions {
 
 /**
  * The embedded metadata store: one SQLite file in WAL mode. Aspect rows follow DataHub's
- * `metadata_aspect_v2` layout, each URN stored once and referred to by id (see `STORE_DDL`); an
- * older file is migrated when it opens ({@link openStoreFile}). Writes go through a group commit
+ * `metadata_aspect_v2` layout, each URN, run id and actor stored once and referred to by id,
+ * system metadata in columns (see `STORE_DDL`); an older file is migrated when it opens
+ * ({@link openStoreFile}). Writes go through a group commit
  * ({@link SqliteGroupCommit}): each call is acknowledged only after its group's commit and, with
  * `full` durability, its WAL sync; large writes and the WAL checkpoints run on a writer thread.
  * Reads stay on this thread's connection: WAL gives them the last committed state.

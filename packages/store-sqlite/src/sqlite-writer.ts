@@ -1,11 +1,4 @@
-import {
-  type AuditStamp,
-  canonicalJson,
-  NO_RUN_ID,
-  type SystemMetadata,
-  type TimeseriesRow,
-  ValidationError,
-} from '@catalog/core'
+import { type AuditStamp, canonicalJson, type TimeseriesRow, ValidationError } from '@catalog/core'
 import type {
   CreatePrecondition,
   DeleteAspect,
@@ -20,23 +13,17 @@ import type {
 } from '@catalog/store'
 import { isLatestUnchanged, LatestChangedError, patchToUpsert } from '@catalog/store'
 import type Database from 'better-sqlite3'
+import {
+  type SystemColumns,
+  type SystemMetadataCodec,
+  systemMetadataCodec,
+} from './sqlite-system-metadata.js'
 import { UrnIds } from './sqlite-urn-ids.js'
 
-/** The latest value and system metadata of an aspect, as the writer reads them. */
+/** The latest value and run (`run_ids` id) of an aspect, as the writer reads them. */
 interface LatestRow {
   metadata: string
-  systemmetadata: string | null
-}
-
-/** A row of `metadata_aspect_v2`. */
-export interface AspectRow {
-  urn: string
-  aspect: string
-  version: number
-  metadata: string
-  systemmetadata: string | null
-  createdon: number
-  createdby: string
+  run: number | null
 }
 
 /** One call waiting for a group commit, with what it did once applied. */
@@ -62,8 +49,8 @@ export class SqliteWriter {
   private batchIds: Map<string, number | null> | undefined
   /** The change-log position of the last entry the batch being applied appended: its head, without a query. */
   private logged: number | undefined
-  /** The system metadata JSON last written with no previous row, by the object it came from. */
-  private lastSystemMetadata: { given?: SystemMetadata; created?: AuditStamp; json: string } = { json: '' }
+  /** System metadata and actors as `aspect_rows` stores them (run ids and actors by id). */
+  private readonly codec: SystemMetadataCodec
   /** One call in its own transaction (or savepoint, inside another). */
   readonly applyOne: (batch: WriteBatch) => WriteOutcome
   /**
@@ -76,19 +63,35 @@ export class SqliteWriter {
   constructor(db: Database.Database) {
     this.s = prepareWrites(db)
     this.ids = new UrnIds(db)
-    this.applyOne = db.transaction((batch: WriteBatch) => this.apply(batch))
-    const fast = db.transaction((items: PendingWrite[]) => {
-      for (const item of items) item.outcome = this.apply(item.batch)
-    })
-    const isolated = db.transaction((items: PendingWrite[]) => {
-      for (const item of items) {
+    this.codec = systemMetadataCodec(db)
+    // A rolled-back transaction may have given dictionary ids that will be given again.
+    const forgetting =
+      <A extends unknown[], R>(fn: (...args: A) => R) =>
+      (...args: A): R => {
         try {
-          item.outcome = this.applyOne(item.batch)
+          return fn(...args)
         } catch (err) {
-          item.error = err
+          this.codec.forget()
+          throw err
         }
       }
-    })
+    this.applyOne = forgetting(db.transaction((batch: WriteBatch) => this.apply(batch)))
+    const fast = forgetting(
+      db.transaction((items: PendingWrite[]) => {
+        for (const item of items) item.outcome = this.apply(item.batch)
+      }),
+    )
+    const isolated = forgetting(
+      db.transaction((items: PendingWrite[]) => {
+        for (const item of items) {
+          try {
+            item.outcome = this.applyOne(item.batch)
+          } catch (err) {
+            item.error = err
+          }
+        }
+      }),
+    )
     this.applyGroup = (items) => {
       try {
         fast(items)
@@ -243,41 +246,26 @@ export class SqliteWriter {
     if (current && pre?.require === 'aspect-absent') {
       return refuse(m, 'Cannot perform CREATE since the aspect already exists.')
     }
+    const sm = this.codec.written(m.systemMetadata, m.created, current ? (current.run ?? null) : null)
+    const c = sm.columns
     if (current && current.metadata === json) {
-      s.touch.run(JSON.stringify(withDefaults(m.systemMetadata, m.created, current)), known, m.aspect)
+      s.touch.run(c.observed, c.run, c.lastrun, c.sysextra, known, m.aspect)
       return false
     }
-    const smJson = current
-      ? JSON.stringify(withDefaults(m.systemMetadata, m.created, current))
-      : this.firstSystemMetadata(m)
+    const smJson = sm.json
     const id = known ?? this.idFor(m.urn)
+    const actor = this.codec.actors.id(m.created.actor)
     if (current) {
       const max = (s.maxVersion.get(id, m.aspect) as { v: number }).v
       s.archive.run(max + 1, id, m.aspect)
-      s.updateLatest.run(json, smJson, m.created.time, m.created.actor, id, m.aspect)
+      s.updateLatest.run(json, m.created.time, actor, c.observed, c.run, c.lastrun, c.sysextra, id, m.aspect)
     } else {
-      s.insert.run(id, m.aspect, 0, json, smJson, m.created.time, m.created.actor)
+      s.insert.run(id, m.aspect, 0, json, m.created.time, actor, c.observed, c.run, c.lastrun, c.sysextra)
     }
     if (!fresh) s.deleteEdgesOf.run(id, m.aspect)
     this.insertEdges(id, m.aspect, m.edges)
     this.appendLog(m.urn, m.entityType, m.aspect, 'UPSERT', json, 0, m.created, smJson)
     return true
-  }
-
-  /**
-   * The system metadata JSON of a first row (no previous value to take `lastRunId` from): the
-   * same for a new entity's aspect and its default aspects, so it is serialized once for them.
-   */
-  private firstSystemMetadata(m: UpsertAspect): string {
-    const last = this.lastSystemMetadata
-    if (last.given === m.systemMetadata && last.created === m.created && last.json !== '') return last.json
-    const json = JSON.stringify(withDefaults(m.systemMetadata, m.created))
-    this.lastSystemMetadata = {
-      ...(m.systemMetadata ? { given: m.systemMetadata } : {}),
-      created: m.created,
-      json,
-    }
-    return json
   }
 
   private appendLog(
@@ -331,16 +319,14 @@ export class SqliteWriter {
     const s = this.s
     const id = this.idOf(m.urn)
     const current = id === undefined ? undefined : (s.latestOne.get(id, m.aspect) as LatestRow | undefined)
-    const runId = current?.systemmetadata
-      ? (JSON.parse(current.systemmetadata) as SystemMetadata).runId
-      : undefined
+    const runId = typeof current?.run === 'number' ? this.codec.runs.name(current.run) : undefined
     if (id === undefined || !current || runId !== m.runId)
       return { urn: m.urn, aspect: m.aspect, changed: false, rows: 0 }
     const max = (s.maxVersion.get(id, m.aspect) as { v: number }).v
     if (m.isKeyAspect || max === 0) return this.delete({ ...m, kind: 'delete' })
     s.deleteVersion.run(id, m.aspect, 0)
     s.promote.run(id, m.aspect, max)
-    const restored = s.latestOne.get(id, m.aspect) as LatestRow
+    const restored = s.restored.get(id, m.aspect) as LatestRow & SystemColumns
     this.replaceEdges(m.urn, m.aspect, m.edgesOf(JSON.parse(restored.metadata) as Record<string, unknown>))
     this.appendLog(
       m.urn,
@@ -350,7 +336,7 @@ export class SqliteWriter {
       restored.metadata,
       0,
       m.created,
-      restored.systemmetadata,
+      this.codec.json(restored.observed, restored.run, restored.lastrun, restored.sysextra),
     )
     return { urn: m.urn, aspect: m.aspect, changed: true, rows: 1 }
   }
@@ -386,23 +372,6 @@ function mutationUrn(m: Mutation): string {
   return m.kind === 'timeseries' ? m.row.urn : m.urn
 }
 
-function withDefaults(
-  given: SystemMetadata | undefined,
-  created: AuditStamp,
-  current?: LatestRow,
-): SystemMetadata {
-  const previous = current?.systemmetadata
-    ? (JSON.parse(current.systemmetadata) as SystemMetadata)
-    : undefined
-  const runId = given?.runId ?? NO_RUN_ID
-  return {
-    ...given,
-    lastObserved: given?.lastObserved ?? created.time,
-    runId,
-    lastRunId: given?.lastRunId ?? previous?.runId ?? NO_RUN_ID,
-  }
-}
-
 /**
  * The write statements, on the tables (`aspect_rows` and `edge_rows` by URN id, see `STORE_DDL`).
  * Every statement on `edge_rows` reads a prefix of its key or of `edge_rows_incoming`.
@@ -412,23 +381,29 @@ function prepareWrites(db: Database.Database) {
     exists: db.prepare('SELECT 1 FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0'),
     insertUrn: db.prepare('INSERT INTO urns (urn) VALUES (?)'),
     latestOne: db.prepare(
-      'SELECT metadata, systemmetadata FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0',
+      'SELECT metadata, run FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0',
+    ),
+    restored: db.prepare(
+      'SELECT metadata, observed, run, lastrun, sysextra FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0',
     ),
     maxVersion: db.prepare(
       'SELECT COALESCE(MAX(version), 0) AS v FROM aspect_rows WHERE eid = ? AND aspect = ?',
     ),
     insert: db.prepare(
-      'INSERT INTO aspect_rows (eid, aspect, version, metadata, systemmetadata, createdon, createdby) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO aspect_rows (eid, aspect, version, metadata, createdon, createdby, observed, run, lastrun, sysextra)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     archive: db.prepare(
-      `INSERT INTO aspect_rows (eid, aspect, version, metadata, systemmetadata, createdon, createdby)
-       SELECT eid, aspect, ?, metadata, systemmetadata, createdon, createdby FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0`,
+      `INSERT INTO aspect_rows (eid, aspect, version, metadata, createdon, createdby, observed, run, lastrun, sysextra)
+       SELECT eid, aspect, ?, metadata, createdon, createdby, observed, run, lastrun, sysextra
+       FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0`,
     ),
     updateLatest: db.prepare(
-      'UPDATE aspect_rows SET metadata = ?, systemmetadata = ?, createdon = ?, createdby = ? WHERE eid = ? AND aspect = ? AND version = 0',
+      `UPDATE aspect_rows SET metadata = ?, createdon = ?, createdby = ?, observed = ?, run = ?, lastrun = ?, sysextra = ?
+       WHERE eid = ? AND aspect = ? AND version = 0`,
     ),
     touch: db.prepare(
-      'UPDATE aspect_rows SET systemmetadata = ? WHERE eid = ? AND aspect = ? AND version = 0',
+      'UPDATE aspect_rows SET observed = ?, run = ?, lastrun = ?, sysextra = ? WHERE eid = ? AND aspect = ? AND version = 0',
     ),
     deleteAspect: db.prepare('DELETE FROM aspect_rows WHERE eid = ? AND aspect = ?'),
     deleteEntity: db.prepare('DELETE FROM aspect_rows WHERE eid = ?'),
