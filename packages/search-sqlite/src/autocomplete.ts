@@ -107,7 +107,7 @@ export function autocompleteQuery(
   const query = fold(req.query.trim())
   const ranked: Array<AutocompleteSuggestion & { rank: number; score: number }> = []
   for (const c of candidates) {
-    const doc = mergeContributions(onlyFields(JSON.parse(c.parts) as Record<string, DocumentFields>, fields))
+    const doc = mergeContributions(onlyFields(ctx.codec.decode(c.parts), fields))
     const best = suggestion(doc, fields, words, query)
     if (best) ranked.push({ urn: c.urn, ...best, score: c.score })
   }

@@ -44,11 +44,12 @@ t.test(
   async (t) => {
     const { fx, index, file } = open(t)
     const all = indexesOf(file)
-    t.ok(all.includes('exact_by_value') && all.includes('docs_by_type'), 'a new index has them')
+    t.ok(all.includes('docs_by_type'), 'a new index has it')
     t.notOk(all.includes('urn_keys_by_doc'), 'URN keys have no index by document')
-    t.same(index.beginBulk(150), ['docs_by_type', 'exact_by_value'])
+    t.notOk(all.includes('exact_by_value'), 'exact values have no index by value: their key is')
+    t.same(index.beginBulk(150), ['docs_by_type'])
     t.same(
-      indexesOf(file).filter((n) => n === 'exact_by_value' || n === 'docs_by_type'),
+      indexesOf(file).filter((n) => n === 'docs_by_type'),
       [],
     )
     await fx.apply(index, many(fx))
@@ -91,7 +92,7 @@ t.test('a bulk build into an index larger than it drops nothing', async (t) => {
   const { fx, index, file } = open(t)
   await fx.apply(index, many(fx))
   t.same(index.beginBulk(10), [])
-  t.ok(indexesOf(file).includes('exact_by_value'))
+  t.ok(indexesOf(file).includes('docs_by_type'))
 })
 
 t.test(
@@ -103,7 +104,7 @@ t.test(
     first.index.beginBulk(1_000)
     await first.fx.apply(first.index, many(first.fx))
     await first.index.close()
-    t.notOk(indexesOf(file).includes('exact_by_value'))
+    t.notOk(indexesOf(file).includes('docs_by_type'))
     const again = open(t, file)
     t.same(indexesOf(file), all)
     t.equal((await again.fx.search(again.index, 'platform:kafka')).total, 75)

@@ -6,6 +6,7 @@ import {
   type SearchSchema,
 } from '@catalog/search'
 import { documentRows } from './exact-rows.js'
+import { PartsCodec } from './parts-codec.js'
 import { ValueAnalysis } from './value-analysis.js'
 
 /**
@@ -17,13 +18,15 @@ import { ValueAnalysis } from './value-analysis.js'
 export interface BulkPage {
   /** The analysed fields, in FTS column order, the page was built with. */
   readonly ftsFields: readonly string[]
+  /** The dictionary of the name codes its parts are written with (see `PartsCodec`). */
+  readonly names: readonly string[]
   /** Field names, by the numbers the rows use. */
   readonly fields: readonly string[]
   readonly urns: readonly string[]
   readonly types: readonly string[]
   /** 1 for a soft-deleted document. */
   readonly removed: readonly number[]
-  /** Each document's contributions by aspect, as the `docs` table stores them; '' for none (removed). */
+  /** Each document's contributions by aspect, as the `docs` table stores them (codes for names); '' for none (removed). */
   readonly parts: readonly string[]
   /** FTS texts, 3 entries each: document, column (a position in `ftsFields`), text; by document, then column. */
   readonly fts: readonly unknown[]
@@ -44,7 +47,8 @@ export class BulkPageBuilder {
   private readonly ftsFields: readonly string[]
   private readonly analysis: ValueAnalysis
   private readonly isExact: (field: string) => boolean
-  private page = emptyPage([])
+  private readonly codec: PartsCodec
+  private page: Mutable<BulkPage>
   private fieldNumbers = new Map<string, number>()
 
   constructor(private readonly schema: SearchSchema) {
@@ -58,7 +62,8 @@ export class BulkPageBuilder {
       ),
     )
     this.isExact = (field) => schema.isExact(field)
-    this.page = emptyPage(this.ftsFields)
+    this.codec = PartsCodec.of(schema)
+    this.page = emptyPage(this.ftsFields, this.codec.names)
   }
 
   /** Documents added since the last {@link take}. */
@@ -85,7 +90,7 @@ export class BulkPageBuilder {
       contributions as Record<string, DocumentFields>,
       this.schema.registry.findEntity(entityType)?.keyAspect,
     )
-    p.parts.push(JSON.stringify(ordered))
+    p.parts.push(this.codec.encode(ordered))
     const fields = mergeContributions(ordered)
     const removed = fields.removed?.includes(true) === true
     p.removed.push(removed ? 1 : 0)
@@ -103,7 +108,7 @@ export class BulkPageBuilder {
   /** The page built so far; the next document starts a new one. */
   take(): BulkPage {
     const page = this.page
-    this.page = emptyPage(this.ftsFields)
+    this.page = emptyPage(this.ftsFields, this.codec.names)
     this.fieldNumbers = new Map()
     return page
   }
@@ -121,9 +126,10 @@ export class BulkPageBuilder {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] extends ReadonlyArray<infer E> ? E[] : T[K] }
 
-function emptyPage(ftsFields: readonly string[]): Mutable<BulkPage> {
+function emptyPage(ftsFields: readonly string[], names: readonly string[]): Mutable<BulkPage> {
   return {
     ftsFields: [...ftsFields],
+    names: [...names],
     fields: [],
     urns: [],
     types: [],

@@ -5,7 +5,6 @@
  */
 export const SECONDARY_INDEXES: ReadonlyArray<readonly [name: string, ddl: string]> = [
   ['docs_by_type', 'CREATE INDEX IF NOT EXISTS docs_by_type ON docs (entity_type, removed, urn)'],
-  ['exact_by_value', 'CREATE INDEX IF NOT EXISTS exact_by_value ON exact (field, value COLLATE NOCASE)'],
 ]
 
 const SECONDARY_DDL = SECONDARY_INDEXES.map(([, ddl]) => `${ddl};\n`).join('')
@@ -22,19 +21,59 @@ export function createSecondaryIndexes(db: { exec(sql: string): unknown }): void
 }
 
 /**
- * The `exact` table. Its key compares values without ASCII case, as the `exact_by_value` index
- * does, so that index does not hold each value a second time (a key column of another collation
- * would be appended to it): `variant` numbers a document's values of one field that differ only
- * in case (0 for the first, 1 for the next, ...), which keeps them apart.
+ * The `exact` table, keyed for its look-ups, (field, value, document), with no second index
+ * (layout 5 kept a key by document and an index by value: 1,218 -> 653 B per dataset at 100k).
+ * A document's own rows are found from its stored contributions when it changes. The key
+ * compares values without ASCII case, as queries look them up: `variant` numbers a document's
+ * values of one field that differ only in case (0 for the first, 1 for the next, ...), which
+ * keeps them apart.
  */
 export const EXACT_DDL = `CREATE TABLE IF NOT EXISTS exact (
+  field INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  doc_id INTEGER NOT NULL,
+  variant INTEGER NOT NULL,
+  num REAL,
+  PRIMARY KEY (field, value COLLATE NOCASE, doc_id, variant)
+) WITHOUT ROWID;`
+
+/**
+ * Where a bulk build (`catalog import`) writes the exact values and URN keys of the documents it
+ * adds, keyed by document: appended in id order, where `exact` and `urn_keys` (keyed by field
+ * and value) would take rows all over their key and rewrite most of their pages at each commit
+ * (at 100k datasets the build took 1.16-1.18x the time written so). Its end moves them over sorted by the tables' keys
+ * (see `bulkMode`). They exist only during a build, or after one was killed until the next open.
+ */
+export const STAGED_DDL = `CREATE TABLE IF NOT EXISTS exact_staged (
   doc_id INTEGER NOT NULL,
   field INTEGER NOT NULL,
   value TEXT NOT NULL,
   variant INTEGER NOT NULL,
   num REAL,
-  PRIMARY KEY (doc_id, field, value COLLATE NOCASE, variant)
+  PRIMARY KEY (doc_id, field, value, variant)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS urn_keys_staged (
+  doc_id INTEGER NOT NULL,
+  field INTEGER NOT NULL,
+  key TEXT NOT NULL,
+  PRIMARY KEY (doc_id, field, key)
 ) WITHOUT ROWID;`
+
+/**
+ * The `docs` table. A URN is found through {@link DOCS_BY_URN_DDL}, an index of its hash
+ * (`urnHash`), and compared in the row: the URN is stored once.
+ */
+export const DOCS_DDL = `CREATE TABLE IF NOT EXISTS docs (
+  id INTEGER PRIMARY KEY,
+  urn TEXT NOT NULL,
+  urn_hash INTEGER NOT NULL,
+  entity_type TEXT NOT NULL,
+  removed INTEGER NOT NULL DEFAULT 0,
+  parts TEXT NOT NULL
+);`
+
+/** The look-up of `docs` by URN (writes read through it: not a query-only index). */
+export const DOCS_BY_URN_DDL = 'CREATE INDEX IF NOT EXISTS docs_by_urn ON docs (urn_hash);'
 
 /**
  * The `browse_nodes` table, keyed by parent first: a node's children are one range of the key,
@@ -55,7 +94,7 @@ export const browseParent = (node: string) => (node === '' ? '' : node.slice(0, 
 /**
  * Layout of the embedded search index (its own SQLite file):
  * - `docs`: one row per entity: URN, type, soft-delete flag and what each aspect contributes
- *   (`parts`, JSON; the document is their union);
+ *   (`parts`, JSON with names as codes, see `PartsCodec`; the document is their union);
  * - `exact`: every (field, value) of every document, for filters, facets, browse and
  *   `field:value` (see {@link EXACT_DDL}); `urn_keys`: the short forms a URN value answers to (`kafka`, `Legacy`), with
  *   no index by document: a document's keys are derived again from its stored contributions
@@ -69,13 +108,7 @@ export const browseParent = (node: string) => (node === '' ? '' : node.slice(0, 
 export const BASE_DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS fields (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-CREATE TABLE IF NOT EXISTS docs (
-  id INTEGER PRIMARY KEY,
-  urn TEXT NOT NULL UNIQUE,
-  entity_type TEXT NOT NULL,
-  removed INTEGER NOT NULL DEFAULT 0,
-  parts TEXT NOT NULL
-);
+${DOCS_DDL}
 ${EXACT_DDL}
 CREATE TABLE IF NOT EXISTS urn_keys (
   field INTEGER NOT NULL,
@@ -89,10 +122,11 @@ ${SECONDARY_DDL}`
 
 /**
  * Bumped when the derived tables change shape: they are then rebuilt from the stored documents
- * (5: `exact` keyed without case, `browse_nodes` by parent; see {@link EXACT_DDL} and
- * {@link BROWSE_NODES_DDL}).
+ * (5: `exact` keyed without case, `browse_nodes` by parent; 6: `exact` keyed by field and value
+ * with no index by value, `parts` written with name codes, URNs found by their hash; see {@link EXACT_DDL}, {@link DOCS_DDL},
+ * {@link BROWSE_NODES_DDL} and `PartsCodec`).
  */
-export const LAYOUT_VERSION = 5
+export const LAYOUT_VERSION = 6
 
 /** The FTS column of an index field. */
 export const ftsColumn = (field: string) => `f_${field}`

@@ -10,7 +10,9 @@ import { browseParent, ftsColumn } from './ddl.js'
 import { type DocumentRows, documentRows, exactRowKey, urnKeyKey } from './exact-rows.js'
 import type { FacetCache } from './facet-cache.js'
 import { FtsInserter } from './fts-inserter.js'
+import type { PartsCodec } from './parts-codec.js'
 import { RowBuffer } from './row-buffer.js'
+import { urnHash } from './urn-hash.js'
 import { ValueAnalysis } from './value-analysis.js'
 import type { Vocabulary } from './vocabulary.js'
 
@@ -46,6 +48,8 @@ export interface WriterOptions {
   readonly bestFields: (entityType: string) => ReadonlySet<string>
   /** Entity types whose URN tuple ids need no URN key (see `ValueAnalysis.keys`). */
   readonly urnTypes: ReadonlySet<string>
+  /** How `docs.parts` is written. */
+  readonly codec: PartsCodec
 }
 
 /**
@@ -61,13 +65,15 @@ export class DocumentWriter {
   private readonly exact: RowBuffer
   private readonly keys: RowBuffer
   private readonly fts: FtsInserter
+  /** Deletes a document's staged rows (see `STAGED_DDL`), while a bulk build stages them. */
+  private unstageRows: readonly Statement[] | undefined
+  private readonly db: Database.Database
   private readonly s: Record<
     | 'load'
     | 'insertDoc'
     | 'updateDoc'
     | 'deleteDoc'
     | 'deleteFts'
-    | 'deleteExact'
     | 'deleteExactRow'
     | 'deleteKey'
     | 'insertField'
@@ -80,6 +86,7 @@ export class DocumentWriter {
     private readonly o: WriterOptions,
   ) {
     const p = (sql: string) => db.prepare(sql)
+    this.db = db
     this.analysis = new ValueAnalysis(o.urnTypes)
     this.fts = new FtsInserter(db, o.ftsFields)
     this.exact = new RowBuffer(
@@ -89,13 +96,15 @@ export class DocumentWriter {
     )
     this.keys = new RowBuffer(db, 'INSERT OR IGNORE INTO urn_keys (field, key, doc_id) VALUES (?, ?, ?)', 3)
     this.s = {
-      load: p('SELECT id, entity_type, parts FROM docs WHERE urn = ?'),
-      insertDoc: p('INSERT INTO docs (urn, entity_type, removed, parts) VALUES (?, ?, ?, ?)'),
+      load: p('SELECT id, entity_type, parts FROM docs WHERE urn_hash = ? AND urn = ?'),
+      insertDoc: p('INSERT INTO docs (urn, urn_hash, entity_type, removed, parts) VALUES (?, ?, ?, ?, ?)'),
       updateDoc: p('UPDATE docs SET removed = ?, parts = ? WHERE id = ?'),
       deleteDoc: p('DELETE FROM docs WHERE id = ?'),
       deleteFts: p('DELETE FROM fts WHERE rowid = ?'),
-      deleteExact: p('DELETE FROM exact WHERE doc_id = ?'),
-      deleteExactRow: p('DELETE FROM exact WHERE doc_id = ? AND field = ? AND value = ? AND variant = ?'),
+      // The key compares values without case; `variant` tells apart the document's values that differ only in it.
+      deleteExactRow: p(
+        'DELETE FROM exact WHERE field = ? AND value = ? COLLATE NOCASE AND doc_id = ? AND variant = ?',
+      ),
       deleteKey: p('DELETE FROM urn_keys WHERE field = ? AND key = ? AND doc_id = ?'),
       insertField: p(
         'INSERT INTO fields (name) VALUES (?) ON CONFLICT (name) DO UPDATE SET name = name RETURNING id',
@@ -105,6 +114,26 @@ export class DocumentWriter {
          ON CONFLICT (entity_type, parent, path) DO UPDATE SET docs = docs + excluded.docs, below = below + excluded.below`,
       ),
     }
+  }
+
+  /**
+   * While on, a bulk build stages the exact values and URN keys of the documents it adds: a
+   * document changed meanwhile has its staged rows deleted, and its rows written here.
+   */
+  setStaging(on: boolean): void {
+    this.unstageRows = on
+      ? [
+          this.db.prepare('DELETE FROM exact_staged WHERE doc_id = ?'),
+          this.db.prepare('DELETE FROM urn_keys_staged WHERE doc_id = ?'),
+        ]
+      : undefined
+  }
+
+  /** Deletes a document's staged rows; true when it had any (its rows are then not in the tables). */
+  private unstage(id: number): boolean {
+    let staged = false
+    for (const s of this.unstageRows ?? []) if (s.run(id).changes > 0) staged = true
+    return staged
   }
 
   /** Applies changes in order; returns how many documents were rewritten or removed. */
@@ -178,7 +207,7 @@ export class DocumentWriter {
     this.o.facets.set(id, entityType, fields, bestSize)
     this.fts.insert(id, cols, texts)
     const now = this.rowsOf(fields)
-    if (!old) {
+    if (!old || this.unstage(id)) {
       for (const r of now.exact) this.exact.add(id, ...r)
       for (const [fid, k] of now.keys) this.keys.add(fid, k, id)
       return
@@ -187,7 +216,7 @@ export class DocumentWriter {
     const wasExact = new Set(was.exact.map(exactRowKey))
     const nowExact = new Set(now.exact.map(exactRowKey))
     for (const r of was.exact)
-      if (!nowExact.has(exactRowKey(r))) this.s.deleteExactRow.run(id, r[0], r[1], r[2])
+      if (!nowExact.has(exactRowKey(r))) this.s.deleteExactRow.run(r[0], r[1], id, r[2])
     for (const r of now.exact) if (!wasExact.has(exactRowKey(r))) this.exact.add(id, ...r)
     const wasKeys = new Set(was.keys.map(urnKeyKey))
     const nowKeys = new Set(now.keys.map(urnKeyKey))
@@ -196,13 +225,15 @@ export class DocumentWriter {
   }
 
   private load(urn: string, entityType: string): Pending {
-    const row = this.s.load.get(urn) as { id: number; entity_type: string; parts: string } | undefined
+    const row = this.s.load.get(urnHash(urn), urn) as
+      | { id: number; entity_type: string; parts: string }
+      | undefined
     if (!row) return { id: undefined, urn, entityType, parts: {}, oldParts: '', oldType: entityType }
     return {
       id: row.id,
       urn,
       entityType: row.entity_type,
-      parts: JSON.parse(row.parts) as Parts,
+      parts: this.o.codec.decode(row.parts),
       oldParts: row.parts,
       oldType: row.entity_type,
     }
@@ -216,16 +247,16 @@ export class DocumentWriter {
       return true
     }
     const ordered = orderContributions(p.parts, this.o.keyAspectOf(p.entityType))
-    const parts = JSON.stringify(ordered)
+    const parts = this.o.codec.encode(ordered)
     if (p.id !== undefined && parts === p.oldParts) return false
     const merged = mergeContributions(ordered)
     const removed = merged.removed?.includes(true) ? 1 : 0
     if (p.id === undefined) {
-      p.id = Number(this.s.insertDoc.run(p.urn, p.entityType, removed, parts).lastInsertRowid)
+      p.id = Number(this.s.insertDoc.run(p.urn, urnHash(p.urn), p.entityType, removed, parts).lastInsertRowid)
       this.index(p.id, p.entityType, merged)
     } else {
       this.s.updateDoc.run(removed, parts, p.id)
-      const old = mergeContributions(JSON.parse(p.oldParts) as Parts)
+      const old = mergeContributions(this.o.codec.decode(p.oldParts))
       this.index(p.id, p.entityType, merged, { entityType: p.oldType, fields: old })
     }
     return true
@@ -242,13 +273,15 @@ export class DocumentWriter {
     return id
   }
 
-  /** Deletes a document's derived rows; its URN keys are derived again from its old contributions. */
+  /** Deletes a document's derived rows, its exact values and URN keys derived again from its old contributions. */
   private unindex(id: number, entityType: string, oldParts: string): void {
     this.s.deleteFts.run(id)
-    this.s.deleteExact.run(id)
     this.o.facets.delete(id)
-    const old = mergeContributions(JSON.parse(oldParts) as Parts)
-    for (const [fid, k] of this.rowsOf(old).keys) this.s.deleteKey.run(fid, k, id)
+    this.unstage(id)
+    const old = mergeContributions(this.o.codec.decode(oldParts))
+    const rows = this.rowsOf(old)
+    for (const r of rows.exact) this.s.deleteExactRow.run(r[0], r[1], id, r[2])
+    for (const [fid, k] of rows.keys) this.s.deleteKey.run(fid, k, id)
     if (!old.removed?.includes(true)) addBrowseCounts(this.browse, entityType, old.browsePaths, -1)
   }
 

@@ -5,6 +5,7 @@ import { ContractFixture, ds } from '@catalog/search/contract-fixtures'
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { LAYOUT_VERSION } from './ddl.js'
+import { PartsCodec } from './parts-codec.js'
 import { SqliteSearchIndex } from './sqlite-search-index.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'search-sqlite-exact-'))
@@ -91,11 +92,12 @@ t.test(
     ])
     await first.index.close()
     // The file as layout 4 left it: its `exact` table, the rows it held, its layout record.
+    asLayout5(file, first.fx)
     raw(file, (db) => {
       const layout = JSON.parse(
         db.prepare("SELECT value FROM meta WHERE key = 'layout'").pluck().get() as string,
       )
-      t.equal(layout.layout, LAYOUT_VERSION)
+      t.equal(layout.layout, 5)
       db.exec(`DROP TABLE exact;
       CREATE TABLE exact (doc_id INTEGER NOT NULL, field INTEGER NOT NULL, value TEXT NOT NULL, num REAL,
         PRIMARY KEY (doc_id, field, value)) WITHOUT ROWID;
@@ -112,7 +114,7 @@ t.test(
     })
     const again = open(t, file)
     const columns = raw(file, (db) => db.prepare("SELECT name FROM pragma_table_info('exact')").pluck().all())
-    t.same(columns, ['doc_id', 'field', 'value', 'variant', 'num'], 'the table has today’s shape')
+    t.same(columns, ['field', 'value', 'doc_id', 'variant', 'num'], 'the table has today’s shape')
     t.same(
       raw(file, (db) =>
         db.prepare("SELECT name FROM pragma_index_info('sqlite_autoindex_browse_nodes_1')").pluck().all(),
@@ -151,5 +153,115 @@ t.test(
       (await again.fx.urns(again.index, '*', tagFilter('urn:li:tag:Gold'))).sort(),
       [ds('a', 'kafka'), ds('b')].sort(),
     )
+  },
+)
+
+/**
+ * Turns a file of today's layout into what layout 5 wrote: parts keyed by names (no codes
+ * recorded), `exact` keyed by document with an index by value, `docs` with a unique URN and no hash.
+ */
+function asLayout5(file: string, fx: ContractFixture): void {
+  raw(file, (db) => {
+    const codec = PartsCodec.of(fx.schema)
+    const update = db.prepare('UPDATE docs SET parts = ? WHERE id = ?')
+    for (const r of db.prepare('SELECT id, parts FROM docs').all() as Array<{ id: number; parts: string }>)
+      update.run(JSON.stringify(codec.decode(r.parts)), r.id)
+    db.exec(`CREATE TABLE old_exact (doc_id INTEGER NOT NULL, field INTEGER NOT NULL, value TEXT NOT NULL,
+      variant INTEGER NOT NULL, num REAL, PRIMARY KEY (doc_id, field, value COLLATE NOCASE, variant)) WITHOUT ROWID;
+    INSERT INTO old_exact SELECT doc_id, field, value, variant, num FROM exact;
+    DROP TABLE exact; ALTER TABLE old_exact RENAME TO exact;
+    CREATE TABLE old_docs (id INTEGER PRIMARY KEY, urn TEXT NOT NULL UNIQUE, entity_type TEXT NOT NULL,
+      removed INTEGER NOT NULL DEFAULT 0, parts TEXT NOT NULL);
+    INSERT INTO old_docs SELECT id, urn, entity_type, removed, parts FROM docs;
+    DROP TABLE docs; ALTER TABLE old_docs RENAME TO docs;
+    CREATE INDEX docs_by_type ON docs (entity_type, removed, urn);
+    CREATE INDEX exact_by_value ON exact (field, value COLLATE NOCASE);
+    DELETE FROM meta WHERE key = 'names';`)
+    const layout = JSON.parse(
+      db.prepare("SELECT value FROM meta WHERE key = 'layout'").pluck().get() as string,
+    )
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'layout'").run(JSON.stringify({ ...layout, layout: 5 }))
+  })
+}
+
+t.test(
+  'an index written with layout 5 (names in parts, exact keyed by document) is rebuilt on open',
+  async (t) => {
+    const file = fileOf()
+    const first = open(t, file)
+    const { fx } = first
+    await fx.apply(first.index, [
+      ...fx.dataset('a', { globalTags: tags('Gold'), browsePaths: { paths: ['/prod/x/y'] } }, 'kafka'),
+      ...fx.dataset('b', { globalTags: tags('Gold', 'gold') }),
+      ...fx.dataset('c', { globalTags: tags('Silver') }),
+    ])
+    const before = {
+      doc: await first.index.document(ds('a', 'kafka')),
+      search: await fx.search(first.index, '*'),
+    }
+    await first.index.close()
+    asLayout5(file, fx)
+    t.ok(
+      raw(file, (db) =>
+        db.prepare('SELECT count(*) FROM docs WHERE parts LIKE \'%"globalTags"%\'').pluck().get(),
+      ),
+      'the old parts name their aspects',
+    )
+    const again = open(t, file)
+    const { index } = again
+    t.same(
+      raw(file, (db) =>
+        db.prepare("SELECT name FROM pragma_index_info('sqlite_autoindex_exact_1')").pluck().all(),
+      ),
+      ['field', 'value', 'doc_id', 'variant'],
+      'exact keyed by field, value, document',
+    )
+    t.same(
+      raw(file, (db) =>
+        db.prepare("SELECT name FROM sqlite_master WHERE name = 'exact_by_value'").pluck().all(),
+      ),
+      [],
+      'no index by value',
+    )
+    t.same(
+      raw(file, (db) =>
+        db
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'docs' ORDER BY name")
+          .pluck()
+          .all(),
+      ),
+      ['docs_by_type', 'docs_by_urn'],
+      'URNs found by their hash, stored once',
+    )
+    t.equal(
+      raw(file, (db) =>
+        db.prepare('SELECT count(*) FROM docs WHERE parts LIKE \'%"globalTags"%\'').pluck().get(),
+      ),
+      0,
+      'parts rewritten with codes',
+    )
+    t.same(await index.document(ds('a', 'kafka')), before.doc, 'documents read as before')
+    const now = await fx.search(index, '*')
+    t.same([now.total, now.facets], [before.search.total, before.search.facets], 'facets as before')
+    t.same((await fx.urns(index, '*', tagFilter('urn:li:tag:gold'))).sort(), [ds('b')])
+    t.same(await fx.urns(index, 'platform:kafka'), [ds('a', 'kafka')], 'URN keys answer')
+    t.same((await fx.urns(index, 'tags:Gold')).sort(), [ds('a', 'kafka'), ds('b')].sort())
+    // Updates and removals of a rebuilt document find its rows.
+    await fx.apply(index, fx.dataset('b', { globalTags: tags('Silver') }))
+    t.same((await fx.urns(index, 'tags:Silver')).sort(), [ds('b'), ds('c')].sort())
+    t.same(await fx.urns(index, 'tags:gold'), [ds('a', 'kafka')])
+    await fx.apply(index, [fx.remove(ds('a', 'kafka'), 'datasetKey', true)])
+    t.same(await fx.urns(index, 'tags:Gold'), [])
+    t.equal(
+      raw(file, (db) =>
+        db.prepare('SELECT count(*) FROM exact WHERE doc_id NOT IN (SELECT id FROM docs)').pluck().get(),
+      ),
+      0,
+      'the removed document left no exact value',
+    )
+    const browse = await index.browse(
+      fx.requests.browse({ path: '/', entityType: 'dataset', start: 0, limit: 10 }),
+    )
+    t.same(browse.groups, [{ name: 'prod', count: 2 }])
   },
 )

@@ -1,8 +1,10 @@
-import { type DocumentFields, mergeContributions, type SearchSchema } from '@catalog/search'
+import { mergeContributions, type SearchSchema } from '@catalog/search'
 import type Database from 'better-sqlite3'
 import {
   BROWSE_NODES_DDL,
   createSecondaryIndexes,
+  DOCS_BY_URN_DDL,
+  DOCS_DDL,
   dropSecondaryIndexes,
   EXACT_DDL,
   ftsDdl,
@@ -11,6 +13,8 @@ import {
 import { DocumentWriter } from './document-writer.js'
 import { FacetCache } from './facet-cache.js'
 import { joinLegacyBrowsePathsV2 } from './legacy-browse-v2.js'
+import { PartsCodec } from './parts-codec.js'
+import { urnHash } from './urn-hash.js'
 import { Vocabulary } from './vocabulary.js'
 
 /** What the derived tables of an index file depend on. */
@@ -21,11 +25,14 @@ export interface LayoutInputs {
   /** The registry's entity types, sorted. */
   readonly urnTypes: ReadonlySet<string>
   readonly fieldIds: Map<string, number>
+  /** How `docs.parts` is written. */
+  readonly codec: PartsCodec
 }
 
 /**
- * Creates the FTS table, or, when the analysed fields or the layout changed since the file was
- * written, rebuilds every derived table from the stored documents (no change-log replay).
+ * Creates the FTS table, or, when the analysed fields, the layout or the names of the model
+ * (the codes of `parts`) changed since the file was written, rewrites every stored document in
+ * today's form and rebuilds every derived table from them (no change-log replay).
  */
 export function ensureLayout(db: Database.Database, o: LayoutInputs): void {
   // Which URN keys are written depends on the entity types (see `ValueAnalysis.keys`).
@@ -48,27 +55,67 @@ export function ensureLayout(db: Database.Database, o: LayoutInputs): void {
   const saveExact = () =>
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('exact', ?)").run(exact)
   const savedExact = meta('exact')
-  if (meta('layout') === wanted && (savedExact === undefined || savedExact === exact)) {
+  const names = JSON.stringify(o.codec.names)
+  const savedNames = meta('names')
+  if (
+    meta('layout') === wanted &&
+    (savedExact === undefined || savedExact === exact) &&
+    savedNames === names
+  ) {
     if (savedExact === undefined) saveExact()
+    db.exec(DOCS_BY_URN_DDL)
     return
   }
+  // Parts as they were written: layout 5 and before wrote names as they are.
+  const was = PartsCodec.stored(savedNames === undefined ? undefined : (JSON.parse(savedNames) as string[]))
   db.transaction(() => {
-    const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('docs') as string[]
-    if (columns.includes('doc')) db.exec('ALTER TABLE docs DROP COLUMN doc') // layout 2
+    // The derived tables go first: the pages they free take the rewritten documents.
     db.exec('DROP TABLE IF EXISTS fts_vocab; DROP TABLE IF EXISTS fts;')
-    db.exec(ftsDdl(o.ftsFields))
     // Layout 4 keyed `exact` by the value as it is and `browse_nodes` by path: both are made
     // again in today's shape.
-    db.exec(`DROP TABLE IF EXISTS exact; ${EXACT_DDL}`)
-    db.exec(`DROP TABLE IF EXISTS browse_nodes; ${BROWSE_NODES_DDL}`)
-    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('layout', ?)").run(wanted)
-    saveExact()
-    joinLegacyBrowsePathsV2(db, browsePathV2Fields(o.schema))
+    db.exec('DROP TABLE IF EXISTS exact; DROP TABLE IF EXISTS browse_nodes; DELETE FROM urn_keys;')
     // Every row is rewritten: the query-only indexes are built once, after.
     dropSecondaryIndexes(db)
-    reindexAll(db, o)
+    db.exec('DROP INDEX IF EXISTS docs_by_urn')
+    if (savedNames === undefined) joinLegacyBrowsePathsV2(db, browsePathV2Fields(o.schema))
+    const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('docs') as string[]
+    const rewritten = !columns.includes('urn_hash')
+    if (rewritten) rewriteDocs(db, was, o.codec)
+    db.exec(ftsDdl(o.ftsFields))
+    db.exec(`${EXACT_DDL} ${BROWSE_NODES_DDL}`)
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('layout', ?)").run(wanted)
+    saveExact()
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('names', ?)").run(names)
+    reindexAll(db, o, rewritten ? o.codec : was)
+    db.exec(DOCS_BY_URN_DDL)
     createSecondaryIndexes(db)
   })()
+}
+
+/**
+ * Layout 5 and before: `docs` had a unique URN column and no hash. Its rows are written again
+ * in today's table, with their parts in today's form (the same ids: the FTS rows are rebuilt
+ * anyway).
+ */
+function rewriteDocs(db: Database.Database, was: PartsCodec, codec: PartsCodec): void {
+  db.exec(`ALTER TABLE docs RENAME TO docs_before_6; ${DOCS_DDL}`)
+  const insert = db.prepare(
+    'INSERT INTO docs (id, urn, urn_hash, entity_type, removed, parts) VALUES (?, ?, ?, ?, ?, ?)',
+  )
+  const page = db
+    .prepare(
+      'SELECT id, urn, entity_type, removed, parts FROM docs_before_6 WHERE id > ? ORDER BY id LIMIT 5000',
+    )
+    .raw()
+  for (let after = -1; ; ) {
+    const rows = page.all(after) as Array<[number, string, string, number, string]>
+    for (const [id, urn, type, removed, parts] of rows)
+      insert.run(id, urn, urnHash(urn), type, removed, codec.encode(was.decode(parts)))
+    const last = rows.at(-1)
+    if (!last) break
+    after = last[0]
+  }
+  db.exec('DROP TABLE docs_before_6')
 }
 
 /** Index fields of type `BROWSE_PATH_V2` (DataHub's `browsePathV2`). */
@@ -79,8 +126,8 @@ function browsePathV2Fields(schema: SearchSchema): string[] {
     .map((f) => f.name)
 }
 
-/** Rewrites every document's derived rows from its stored merged document. */
-function reindexAll(db: Database.Database, o: LayoutInputs): void {
+/** Rewrites every document's parts (written with `was`) in today's form, and its derived rows. */
+function reindexAll(db: Database.Database, o: LayoutInputs, was: PartsCodec): void {
   const writer = new DocumentWriter(db, {
     ftsFields: o.ftsFields,
     fieldIds: o.fieldIds,
@@ -93,17 +140,22 @@ function reindexAll(db: Database.Database, o: LayoutInputs): void {
     }),
     bestFields: () => new Set(),
     urnTypes: o.urnTypes,
+    codec: o.codec,
   })
   db.exec('DELETE FROM exact; DELETE FROM urn_keys; DELETE FROM browse_nodes;')
-  for (const r of db.prepare('SELECT id, entity_type, parts FROM docs').all() as Array<{
+  const update = db.prepare('UPDATE docs SET parts = ?, urn_hash = ? WHERE id = ?')
+  for (const r of db.prepare('SELECT id, urn, urn_hash, entity_type, parts FROM docs').all() as Array<{
     id: number
+    urn: string
+    urn_hash: number
     entity_type: string
     parts: string
-  }>)
-    writer.index(
-      r.id,
-      r.entity_type,
-      mergeContributions(JSON.parse(r.parts) as Record<string, DocumentFields>),
-    )
+  }>) {
+    const parts = was.decode(r.parts)
+    const text = o.codec.encode(parts)
+    const hash = urnHash(r.urn)
+    if (text !== r.parts || hash !== r.urn_hash) update.run(text, hash, r.id)
+    writer.index(r.id, r.entity_type, mergeContributions(parts))
+  }
   writer.flush()
 }

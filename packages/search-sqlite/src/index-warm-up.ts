@@ -1,6 +1,7 @@
 import type { AutocompleteRequest, SearchRequest, SearchSchema } from '@catalog/search'
 import type Database from 'better-sqlite3'
 import type { FacetCache } from './facet-cache.js'
+import type { PartsCodec } from './parts-codec.js'
 import { practiceQueries } from './practice-queries.js'
 import type { Vocabulary } from './vocabulary.js'
 
@@ -8,6 +9,7 @@ import type { Vocabulary } from './vocabulary.js'
 export interface WarmUpHost {
   readonly db: Database.Database
   readonly schema: SearchSchema
+  readonly codec: PartsCodec
   readonly facets: FacetCache
   readonly vocabulary: Vocabulary
   readonly bestFields: (entityType: string) => ReadonlySet<string>
@@ -37,7 +39,7 @@ export class IndexWarmUp {
     const h = this.host
     const deadline = performance.now() + budgetMs
     if (!h.read(() => h.facets.warm(deadline) && h.vocabulary.warm(deadline))) return false
-    this.practice ??= practiceQueries(h.db, h.schema, h.vocabulary.common, h.bestFields)
+    this.practice ??= practiceQueries(h.db, h.schema, h.codec, h.vocabulary.common, h.bestFields)
     const r = this.practice.shift()
     if (!r) return true
     try {

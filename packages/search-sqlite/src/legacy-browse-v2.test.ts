@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { ContractFixture, ds } from '@catalog/search/contract-fixtures'
 import Database from 'better-sqlite3'
 import t from 'tap'
+import { PartsCodec } from './parts-codec.js'
 import { SqliteSearchIndex } from './sqlite-search-index.js'
 
 t.test('an index written before layout 4 gets its browse paths v2 joined on open', async (t) => {
@@ -28,8 +29,13 @@ t.test('an index written before layout 4 gets its browse paths v2 joined on open
     9,
   )
   await old.close()
+  // The file as layout 3 wrote it: parts keyed by names, no name codes recorded.
   const raw = new Database(file)
   raw.prepare("UPDATE meta SET value = '{\"layout\":3}' WHERE key = 'layout'").run()
+  raw.prepare("DELETE FROM meta WHERE key = 'names'").run()
+  const codec = PartsCodec.of(fx.schema)
+  for (const r of raw.prepare('SELECT id, parts FROM docs').all() as Array<{ id: number; parts: string }>)
+    raw.prepare('UPDATE docs SET parts = ? WHERE id = ?').run(JSON.stringify(codec.decode(r.parts)), r.id)
   raw.close()
 
   const index = new SqliteSearchIndex({ file, schema: fx.schema })

@@ -3,8 +3,11 @@ import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import { BASE_DDL } from './ddl.js'
 
+/** The page size of a new index file. */
+const PAGE_BYTES = 8192
+
 /**
- * Opens (or creates) an index file with the index's settings and base tables: WAL, synchronous
+ * Opens (or creates) an index file with the index's settings and base tables: WAL, 8 KB pages, incremental vacuum, synchronous
  * NORMAL (nothing here is the source of truth), a page cache of `cacheBytes`. A new data dir is
  * created 0700 and a new file 0600 (SQLite gives its -wal and -shm files the file's mode).
  */
@@ -15,6 +18,14 @@ export function openIndexFile(file: string, cacheBytes: number): Database.Databa
   }
   const db = new Database(file)
   try {
+    if (db.pragma('page_count', { simple: true }) === 0) {
+      // A new file only (setting these on an existing one would write its header, which other
+      // connections see as a change): rows of ~1 KB (a dataset's `docs` row) fill 8 KB pages
+      // better, 1,282 -> 1,167 B per dataset at 100k; and pages freed (a bulk build's staging
+      // tables, see `bulkMode`) can be given back to the file system by `incremental_vacuum`.
+      db.pragma(`page_size = ${PAGE_BYTES}`)
+      db.pragma('auto_vacuum = INCREMENTAL')
+    }
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
     db.pragma('busy_timeout = 5000')

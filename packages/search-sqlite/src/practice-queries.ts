@@ -1,12 +1,12 @@
 import {
   type AutocompleteRequest,
-  type DocumentFields,
   mergeContributions,
   RequestBuilder,
   type SearchRequest,
   type SearchSchema,
 } from '@catalog/search'
 import type Database from 'better-sqlite3'
+import type { PartsCodec } from './parts-codec.js'
 
 /**
  * The queries a warm-up runs once its caches are loaded, answers unused: searches (default
@@ -19,6 +19,7 @@ import type Database from 'better-sqlite3'
 export function practiceQueries(
   db: Database.Database,
   schema: SearchSchema,
+  codec: PartsCodec,
   common: readonly string[],
   bestFields: (entityType: string) => ReadonlySet<string>,
 ): Array<SearchRequest | AutocompleteRequest> {
@@ -31,7 +32,7 @@ export function practiceQueries(
   const [first] = common
   if (!doc || first === undefined) return []
   const [entityType, parts] = doc
-  const fields = mergeContributions(JSON.parse(parts) as Record<string, DocumentFields>)
+  const fields = mergeContributions(codec.decode(parts))
   const named = [...bestFields(entityType)].flatMap((f) => (fields[f] ?? []).map(String)).slice(0, 1)
   const nameWords = named.flatMap((v) => v.split(/[^A-Za-z]+/)).filter((w) => w.length >= 3)
   const requests = new RequestBuilder(schema)

@@ -1,5 +1,6 @@
 import { expandField, fold, type QueryNode, queryWords, typoBudget } from '@catalog/search'
 import { ftsColumn } from './ddl.js'
+import { urnHash } from './urn-hash.js'
 import type { WordLookups } from './word-lookups.js'
 
 /** A piece of SQL and its parameters. */
@@ -231,8 +232,8 @@ export class QueryCompiler {
       return {
         sql: prefix
           ? `SELECT id AS doc_id, 1 AS terms, 1.0 AS score FROM docs WHERE substr(urn, 1, length(?)) = ? AND id <= ?`
-          : 'SELECT id AS doc_id, 1 AS terms, 1.0 AS score FROM docs WHERE urn = ? AND id <= ?',
-        params: prefix ? [value, value, this.maxDocId] : [value, this.maxDocId],
+          : 'SELECT id AS doc_id, 1 AS terms, 1.0 AS score FROM docs WHERE urn_hash = ? AND urn = ? AND id <= ?',
+        params: prefix ? [value, value, this.maxDocId] : [urnHash(value), value, this.maxDocId],
       }
     }
     const parts: string[] = []

@@ -2,6 +2,7 @@ import type { NormalizedFilter, SearchSchema } from '@catalog/search'
 import type Database from 'better-sqlite3'
 import type { FacetCache } from './facet-cache.js'
 import { filterSql } from './filter-sql.js'
+import type { PartsCodec } from './parts-codec.js'
 import type { CompileContext, Sql } from './query-compiler.js'
 import type { StatementCache } from './statement-cache.js'
 import type { Vocabulary } from './vocabulary.js'
@@ -12,6 +13,8 @@ export interface QueryContext extends CompileContext {
   readonly totalHitsCap: number
   readonly rankWindow: number
   readonly jsonPaths: (field: string) => readonly string[]
+  /** How `docs.parts` is written. */
+  readonly codec: PartsCodec
   readonly statement: (sql: string) => Database.Statement
   readonly filter: (filter: NormalizedFilter) => Sql
 }
@@ -23,6 +26,7 @@ export interface QueryParts {
   readonly urnTypes: ReadonlySet<string>
   /** Field ids by name (reloaded in place when another connection added fields). */
   readonly fieldIds: ReadonlyMap<string, number>
+  readonly codec: PartsCodec
   readonly vocabulary: Vocabulary
   readonly facets: FacetCache
   readonly totalHitsCap: number
@@ -38,11 +42,9 @@ export function createQueryContext(p: QueryParts): QueryContext {
     entityNames.set(e.name.toLowerCase(), e.name)
     if (e.graphqlType) entityNames.set(e.graphqlType.toLowerCase(), e.name)
   }
-  /** JSON paths of a field in the stored contributions (`$."datasetProperties"."description"`). */
-  const jsonPaths = (field: string): string[] => {
-    const name = field.replace(/["\\]/g, '')
-    return schema.aspectsOf(field).map((aspect) => `$."${aspect}"."${name}"`)
-  }
+  /** JSON paths of a field in the stored contributions, one per aspect that feeds it (see `PartsCodec.path`). */
+  const jsonPaths = (field: string): string[] =>
+    schema.aspectsOf(field).map((aspect) => p.codec.path(aspect, field))
   return {
     ftsFields: p.ftsFields,
     urnTypes: p.urnTypes,
@@ -63,5 +65,6 @@ export function createQueryContext(p: QueryParts): QueryContext {
         (field) => schema.field(field)?.type === 'BROWSE_PATH_V2',
       ),
     jsonPaths,
+    codec: p.codec,
   }
 }

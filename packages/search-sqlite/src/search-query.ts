@@ -1,5 +1,4 @@
 import {
-  type DocumentFields,
   matchedFields,
   mergeContributions,
   type SearchHit,
@@ -96,14 +95,14 @@ export function searchQuery(
       q
         ? ctx
             .statement(
-              `SELECT q.doc_id FROM (${q.sql}) q JOIN docs d ON d.id = q.doc_id WHERE ${where.sql} ORDER BY ${sort.sql}q.terms DESC, q.score DESC, q.doc_id`,
+              `SELECT q.doc_id FROM (${q.sql}) q JOIN docs d ON d.id = q.doc_id ${sort.join} WHERE ${where.sql} ORDER BY ${sort.sql}q.terms DESC, q.score DESC, q.doc_id`,
             )
             .pluck()
-            .all(...q.params, ...where.params, ...sort.params)
+            .all(...q.params, ...sort.params, ...where.params)
         : ctx
-            .statement(`SELECT d.id FROM docs d WHERE ${where.sql} ORDER BY ${sort.sql}d.urn`)
+            .statement(`SELECT d.id FROM docs d ${sort.join} WHERE ${where.sql} ORDER BY ${sort.sql}d.urn`)
             .pluck()
-            .all(...where.params, ...sort.params)
+            .all(...sort.params, ...where.params)
     ) as number[]
   }
   pageIds ??= ids.slice(req.start, req.start + req.count)
@@ -197,18 +196,26 @@ export function boundedRows(
     .all(...q.params) as Array<[number, number, number]>
 }
 
-/** The ORDER BY prefix of a sort criterion (empty when not sorting); missing values last. */
-function sortOrder(ctx: QueryContext, req: SearchRequest): { sql: string; params: unknown[] } {
-  if (!req.sort) return { sql: '', params: [] }
+/**
+ * The ORDER BY prefix of a sort criterion (empty when not sorting; missing values last), and the
+ * join it reads (after `docs d`).
+ */
+function sortOrder(ctx: QueryContext, req: SearchRequest): { join: string; sql: string; params: unknown[] } {
+  if (!req.sort) return { join: '', sql: '', params: [] }
   const dir = req.sort.order === 'DESCENDING' ? 'DESC' : 'ASC'
   const id = ctx.isExact(req.sort.field) ? ctx.fieldId(req.sort.field) : undefined
   if (id !== undefined) {
-    const key = `(SELECT ${dir === 'ASC' ? 'min' : 'max'}(coalesce(e.num, e.value)) FROM exact e WHERE e.doc_id = d.id AND e.field = ?)`
-    return { sql: `${key} IS NULL, ${key} ${dir}, `, params: [id, id] }
+    // Each document's least (greatest) value of the field, numbers before text, read once for
+    // all from the field's rows of `exact` (keyed by field and value, not by document).
+    return {
+      join: `LEFT JOIN (SELECT doc_id, ${dir === 'ASC' ? 'min' : 'max'}(coalesce(num, value)) AS k FROM exact WHERE field = ? GROUP BY doc_id) s ON s.doc_id = d.id`,
+      sql: `s.k IS NULL, s.k ${dir}, `,
+      params: [id],
+    }
   }
   const paths = ctx.jsonPaths(req.sort.field).map((p) => `json_extract(d.parts, '${p.replace(/'/g, '')}[0]')`)
   const key = paths.length > 1 ? `coalesce(${paths.join(', ')})` : (paths[0] ?? 'NULL')
-  return { sql: `${key} IS NULL, ${key} ${dir}, `, params: [] }
+  return { join: '', sql: `${key} IS NULL, ${key} ${dir}, `, params: [] }
 }
 
 export function page(
@@ -237,7 +244,7 @@ export function page(
       urn,
       entityType,
       matchedFields: matchedFields(
-        mergeContributions(JSON.parse(parts) as Record<string, DocumentFields>),
+        mergeContributions(ctx.codec.decode(parts)),
         req.query,
         schema.entity(entityType)?.defaultFields ?? [],
         (w) => compiler.variants.get(w) ?? [],

@@ -7,7 +7,6 @@ import {
   type BrowseResultPage,
   type BrowseV2Request,
   type BrowseV2ResultPage,
-  type DocumentFields,
   type IndexChange,
   type IndexedDocument,
   type IndexStats,
@@ -33,10 +32,12 @@ import { IndexCursor } from './index-cursor.js'
 import { ensureLayout } from './index-layout.js'
 import { IndexWarmUp } from './index-warm-up.js'
 import { openIndexFile } from './open-index-file.js'
+import { PartsCodec } from './parts-codec.js'
 import { createQueryContext, type QueryContext } from './query-context.js'
 import { RANK_WINDOW, type SqliteSearchOptions, TOTAL_HITS_CAP } from './search-options.js'
 import { searchQuery } from './search-query.js'
 import { StatementCache } from './statement-cache.js'
+import { urnHash } from './urn-hash.js'
 import { Vocabulary } from './vocabulary.js'
 
 export type { QueryContext } from './query-context.js'
@@ -56,6 +57,8 @@ export class SqliteSearchIndex implements SearchIndex {
   /** The registry's entity types, sorted: URNs of these need no key for their tuple id. */
   private readonly urnTypes: ReadonlySet<string>
   private readonly fieldIds = new Map<string, number>()
+  /** How `docs.parts` is written. */
+  private readonly codec: PartsCodec
   private readonly vocabulary: Vocabulary
   private readonly facets: FacetCache
   private readonly writer: DocumentWriter
@@ -84,6 +87,7 @@ export class SqliteSearchIndex implements SearchIndex {
         .map((e) => e.name)
         .sort(),
     )
+    this.codec = PartsCodec.of(options.schema)
     try {
       this.db = openIndexFile(options.file, this.cacheBytes)
       this.loadFieldIds()
@@ -92,7 +96,10 @@ export class SqliteSearchIndex implements SearchIndex {
         ftsFields: this.ftsFields,
         urnTypes: this.urnTypes,
         fieldIds: this.fieldIds,
+        codec: this.codec,
       })
+      // Rows a killed bulk build left staged go to their tables.
+      bulkMode.settle(this.db)
       this.dataVersion = this.db.pragma('data_version', { simple: true }) as number
     } catch (err) {
       throw new UnavailableError(
@@ -118,12 +125,13 @@ export class SqliteSearchIndex implements SearchIndex {
       facets: this.facets,
       bestFields: (type) => this.bestFields(type),
       urnTypes: this.urnTypes,
+      codec: this.codec,
     })
     this.applyTx = this.db.transaction((changes: readonly IndexChange[], cursor: number) => ({
       documentsChanged: this.writer.apply(changes),
       cursor: this.logCursor.advance(cursor),
     }))
-    this.bulkWriter = new BulkWriter(this.db, this.ftsFields, this.writer)
+    this.bulkWriter = new BulkWriter(this.db, this.ftsFields, this.writer, this.codec)
     this.bulkTx = this.db.transaction((page: BulkPage, cursor: number) => ({
       documentsChanged: this.bulkWriter.write(page),
       cursor: this.logCursor.advance(cursor),
@@ -133,6 +141,7 @@ export class SqliteSearchIndex implements SearchIndex {
       ftsFields: this.ftsFields,
       urnTypes: this.urnTypes,
       fieldIds: this.fieldIds,
+      codec: this.codec,
       vocabulary: this.vocabulary,
       facets: this.facets,
       totalHitsCap: options.totalHitsCap ?? TOTAL_HITS_CAP,
@@ -142,6 +151,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.warmUp = new IndexWarmUp({
       db: this.db,
       schema: this.schema,
+      codec: this.codec,
       facets: this.facets,
       vocabulary: this.vocabulary,
       bestFields: (t) => this.bestFields(t),
@@ -201,11 +211,11 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async document(urn: string): Promise<IndexedDocument | undefined> {
-    const row = this.db.prepare('SELECT entity_type, removed, parts FROM docs WHERE urn = ?').get(urn) as
-      | { entity_type: string; removed: number; parts: string }
-      | undefined
+    const row = this.db
+      .prepare('SELECT entity_type, removed, parts FROM docs WHERE urn_hash = ? AND urn = ?')
+      .get(urnHash(urn), urn) as { entity_type: string; removed: number; parts: string } | undefined
     if (!row) return undefined
-    const parts = JSON.parse(row.parts) as Record<string, DocumentFields>
+    const parts = this.codec.decode(row.parts)
     return {
       urn,
       entityType: row.entity_type,
@@ -217,6 +227,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async clear(): Promise<void> {
     this.db.transaction(() => {
+      if (bulkMode.staging(this.db)) this.db.exec('DELETE FROM exact_staged; DELETE FROM urn_keys_staged;')
       this.db.exec(
         "DELETE FROM docs; DELETE FROM exact; DELETE FROM urn_keys; DELETE FROM browse_nodes; INSERT INTO fts (fts) VALUES ('delete-all');",
       )
@@ -263,21 +274,32 @@ export class SqliteSearchIndex implements SearchIndex {
   /**
    * Prepares a bulk build of about `expected` new documents (`catalog import`): when the index
    * holds fewer documents than that, the indexes that only queries read are dropped, to be built
-   * once, sorted, by {@link endBulk}. Writes through {@link apply} work as always meanwhile;
-   * queries are correct but slow. A process killed before `endBulk` leaves nothing missing: the
-   * next open creates them. Returns the indexes dropped.
+   * once, sorted, by {@link endBulk}, and the exact values and URN keys of the documents that
+   * {@link applyBulk} adds are staged by document, moved to their tables, sorted, by `endBulk`.
+   * Writes through {@link apply} work as always meanwhile; queries are slow, and do not see the
+   * staged rows (`field:value`, filters, facets and browse of the documents added so far). A
+   * process killed before `endBulk` leaves nothing missing: the next open creates the indexes
+   * and moves the staged rows. Returns the indexes dropped.
    */
   beginBulk(expected: number): string[] {
     // Writes keep loaded caches current, which a build does not need: queries load them again
     // (this also ends a warm-up under way).
     this.facets.reset()
     this.vocabulary.reset()
-    return bulkMode.begin(this.db, expected)
+    const dropped = bulkMode.begin(this.db, expected)
+    this.setStaging(bulkMode.staging(this.db))
+    return dropped
   }
 
-  /** Ends a bulk build: creates the indexes {@link beginBulk} dropped and checkpoints the WAL. */
+  /** Ends a bulk build: moves the staged rows, creates the indexes {@link beginBulk} dropped and checkpoints the WAL. */
   endBulk(): void {
+    this.setStaging(false)
     bulkMode.end(this.db)
+  }
+
+  private setStaging(on: boolean): void {
+    this.writer.setStaging(on)
+    this.bulkWriter.setStaging(on)
   }
 
   /** Runs a query in one read transaction (one consistent snapshot). */

@@ -104,3 +104,39 @@ t.test('a document updated many times has the rows of the same document written 
   t.same(await fx.urns(again, 'upstreams:u3'), [ds('x')])
   t.same(await fx.urns(again, 'upstreams:u1'), [], 'removed upstreams are gone')
 })
+
+t.test('a removed document leaves none of its rows, found again from its stored contributions', async (t) => {
+  const fx = new ContractFixture()
+  const file = join(dir, 'removed.db')
+  const index = new SqliteSearchIndex({ file, schema: fx.schema })
+  t.teardown(() => index.close())
+  await fx.apply(index, [
+    ...fx.dataset('x', { globalTags: tags('PII', 'pii', 'Gold'), ...lineage('u1', 'u2') }),
+    fx.upsert(ds('x'), 'browsePaths', { paths: ['/prod/a/b'] }),
+    ...fx.dataset('y', { globalTags: tags('Gold'), ...lineage('u1') }),
+  ])
+  const count = (sql: string) => {
+    const db = new Database(file, { readonly: true })
+    try {
+      return db.prepare(sql).pluck().get() as number
+    } finally {
+      db.close()
+    }
+  }
+  const orphans = () =>
+    count('SELECT count(*) FROM exact WHERE doc_id NOT IN (SELECT id FROM docs)') +
+    count('SELECT count(*) FROM urn_keys WHERE doc_id NOT IN (SELECT id FROM docs)')
+  const before = count('SELECT count(*) FROM exact')
+  t.equal(orphans(), 0)
+  await fx.apply(index, [fx.remove(ds('x'), 'datasetKey', true)])
+  t.equal(orphans(), 0, 'no exact value or URN key of the removed document is left')
+  t.ok(count('SELECT count(*) FROM exact') < before - 5, 'its values are gone')
+  t.equal(
+    count("SELECT count(*) FROM browse_nodes WHERE (docs <> 0 OR below <> 0) AND path LIKE '/prod/a%'"),
+    0,
+  )
+  t.same(await fx.urns(index, 'tags:Gold'), [ds('y')])
+  t.same(await fx.urns(index, 'tags:pii'), [])
+  t.same(await fx.urns(index, 'upstreams:u2'), [])
+  t.same(await fx.urns(index, 'upstreams:u1'), [ds('y')])
+})
