@@ -22,6 +22,9 @@ export const MAX_URN_LENGTH = 4096
 export const MAX_URN_ENCODED_BYTES = 512
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+const ENTITY_TYPE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/
+/** Any surrogate: a cheap test that spares most URNs {@link LONE_SURROGATE}'s lookarounds. */
+const ANY_SURROGATE = /[\uD800-\uDFFF]/
 
 /**
  * Parses a URN. Throws {@link InvalidInputError} naming the problem when the string is
@@ -38,7 +41,7 @@ export function parseUrn(raw: string): Urn {
       `Invalid urn '${show(raw)}': it is ${raw.length} characters long; the limit is ${MAX_URN_LENGTH} (max urn length)`,
     )
   }
-  if (LONE_SURROGATE.test(raw)) {
+  if (ANY_SURROGATE.test(raw) && LONE_SURROGATE.test(raw)) {
     throw new InvalidInputError(`Invalid urn '${show(raw)}': it holds a lone UTF-16 surrogate`)
   }
   const rest = raw.slice(PREFIX.length)
@@ -51,7 +54,7 @@ export function parseUrn(raw: string): Urn {
   if (id.length === 0) {
     throw new InvalidInputError(`Invalid urn '${show(raw)}': the id after the entity type is empty`)
   }
-  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(entityType)) {
+  if (!ENTITY_TYPE_NAME.test(entityType)) {
     throw new InvalidInputError(`Invalid urn '${show(raw)}': '${entityType}' is not an entity type name`)
   }
   if (id.startsWith('(')) return { raw, entityType, parts: splitTuple(raw, id) }
@@ -125,12 +128,12 @@ function splitTuple(raw: string, id: string): string[] {
   let depth = 0
   let start = 1
   for (let i = 1; i < id.length - 1; i++) {
-    const c = id[i]
-    if (c === '(') depth++
-    else if (c === ')') {
+    const c = id.charCodeAt(i)
+    if (c === 40 /* ( */) depth++
+    else if (c === 41 /* ) */) {
       depth--
       if (depth < 0) throw new InvalidInputError(`Invalid urn '${show(raw)}': unbalanced parentheses`)
-    } else if (c === ',' && depth === 0) {
+    } else if (c === 44 /* , */ && depth === 0) {
       parts.push(id.slice(start, i))
       start = i + 1
     }

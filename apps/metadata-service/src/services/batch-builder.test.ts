@@ -73,3 +73,32 @@ t.test('an entity deleted earlier in the same call gets its default aspects agai
     'written again with its default aspects',
   )
 })
+
+t.test('default aspects cross to the writer thread with a batch written there', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'batch-builder-thread-'))
+  // Weight 0: every write is a large one, serialized for the writer thread.
+  const store = new SqliteMetadataStore({
+    file: join(dir, 'metadata.db'),
+    durability: 'normal',
+    largeWriteWeight: 0,
+  })
+  t.teardown(async () => {
+    await store.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+  const registry = new CountingRegistry()
+  const ingest = new IngestService(registry, store)
+  await ingest.ingestProposals([properties('on the thread')], ACTOR)
+  const latest = (await store.latest([DS])).get(DS) ?? []
+  t.same(
+    latest.map((a) => a.aspect).sort(),
+    ['browsePaths', 'browsePathsV2', 'dataPlatformInstance', 'datasetKey', 'datasetProperties'],
+    'the new entity is stored with its key and default aspects',
+  )
+  t.same(
+    latest.find((a) => a.aspect === 'datasetKey')?.value,
+    { name: 'builder.defaults', origin: 'PROD', platform: 'urn:li:dataPlatform:hive' },
+    'the key aspect as the event loop makes it',
+  )
+  t.equal(registry.made, 1, 'made once')
+})

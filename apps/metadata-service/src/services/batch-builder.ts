@@ -13,8 +13,9 @@ import {
   type SystemMetadata,
   ValidationError,
 } from '@catalog/core'
-import type { EntityDefaults, Mutation, WriteBatch, WritePrecondition } from '@catalog/store'
+import type { EntityDefaults, Mutation, UpsertAspect, WriteBatch, WritePrecondition } from '@catalog/store'
 import type { Proposal, SnapshotEntity } from '../schemas/ingest.js'
+import { LazyDefaults } from './lazy-defaults.js'
 import type { OffLoopPatch } from './patch-off-loop.js'
 
 export const UPSERT_LIKE = new Set(['UPSERT', 'CREATE', 'UPDATE', 'RESTATE', 'CREATE_ENTITY'])
@@ -121,7 +122,7 @@ export class BatchBuilder {
       this.addPatch(ref, spec, raw, p.systemMetadata, where)
       return
     }
-    this.addAspect(ref, spec.name, raw, p.systemMetadata, precondition(changeType, p.headers))
+    this.addValidated(ref, spec, raw, p.systemMetadata, precondition(changeType, p.headers))
   }
 
   /** Adds one snapshot; `large` holds aspects (by position) already prepared off the event loop. */
@@ -239,8 +240,18 @@ export class BatchBuilder {
     systemMetadata: SystemMetadata | undefined,
     condition?: WritePrecondition,
   ): void {
+    this.addValidated(ref, this.registry.aspect(ref.entity, aspectName), raw, systemMetadata, condition)
+  }
+
+  /** {@link addAspect} of an aspect of the entity already looked up. */
+  private addValidated(
+    ref: EntityRef,
+    spec: AspectSpec,
+    raw: unknown,
+    systemMetadata: SystemMetadata | undefined,
+    condition?: WritePrecondition,
+  ): void {
     const entity = ref.entity
-    const spec = this.registry.aspect(entity, aspectName)
     // An explicitly sent key aspect is stored as sent, as DataHub does.
     const value = this.registry.validateAspect(spec, raw)
     if (spec.timeseries) {
@@ -258,7 +269,8 @@ export class BatchBuilder {
       return
     }
     this.ensureDefaults(ref, entity)
-    this.mutations.push({
+    // Built member by member rather than with conditional spreads (one object per aspect, not three).
+    const upsert: { -readonly [K in keyof UpsertAspect]: UpsertAspect[K] } = {
       kind: 'upsert',
       urn: ref.urn,
       entityType: entity.name,
@@ -267,10 +279,11 @@ export class BatchBuilder {
       // The stored text, made here (in the ingest's slices) rather than in the store's commit.
       valueJson: canonicalJson(value),
       created: this.created,
-      ...(systemMetadata ? { systemMetadata } : {}),
       edges: this.registry.edges(entity, spec.name, value),
-      ...(condition ? { precondition: condition } : {}),
-    })
+    }
+    if (systemMetadata) upsert.systemMetadata = systemMetadata
+    if (condition) upsert.precondition = condition
+    this.mutations.push(upsert)
   }
 
   /** {@link addAspect} for a value the large-aspect worker validated: stored as its text. */
@@ -309,21 +322,6 @@ export class BatchBuilder {
    * has them already, and making them (key, browse paths, edges) is wasted there.
    */
   private ensureDefaults(ref: EntityRef, entity: EntitySpec): void {
-    if (this.defaults.has(ref.urn)) return
-    const registry = this.registry
-    let aspects: EntityDefaults['aspects'] | undefined
-    this.defaults.set(ref.urn, {
-      urn: ref.urn,
-      entityType: entity.name,
-      keyAspect: entity.keyAspect,
-      get aspects() {
-        aspects ??= registry.defaultAspects(ref).map((d) => ({
-          aspect: d.aspect,
-          value: d.value,
-          edges: registry.edges(entity, d.aspect, d.value),
-        }))
-        return aspects
-      },
-    })
+    if (!this.defaults.has(ref.urn)) this.defaults.set(ref.urn, new LazyDefaults(this.registry, ref, entity))
   }
 }

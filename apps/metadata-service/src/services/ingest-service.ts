@@ -13,7 +13,7 @@ import type { Proposal, SnapshotEntity } from '../schemas/ingest.js'
 
 import { BatchBuilder, UPSERT_LIKE } from './batch-builder.js'
 import { inSlices } from './in-slices.js'
-import { PatchOffLoop } from './patch-off-loop.js'
+import { type OffLoopPatch, PatchOffLoop } from './patch-off-loop.js'
 
 /** Called after a write is durable, with its change-log position (one-process read-your-writes). */
 export type AfterWrite = (seq: number) => Promise<void>
@@ -43,13 +43,18 @@ export class IngestService {
   async ingestProposals(proposals: readonly Proposal[], actor: string): Promise<WriteOutcome> {
     const created = stamp(actor)
     const where = (i: number) => (proposals.length > 1 ? `proposals[${i}]` : 'proposal')
-    const large = await this.prepareLarge(proposals, where)
-    return this.patches.run(proposals, where, async (patched) => {
+    // Most calls hold no large value and no PATCH: they skip those steps' promises altogether.
+    const large = proposals.some(isLargeValue) ? await this.prepareLarge(proposals, where) : NONE
+    const build = async (patched: ReadonlyMap<number, OffLoopPatch>) => {
       const builder = new BatchBuilder(this.registry, created)
+      if (proposals.length === 1)
+        builder.addProposal(proposals[0] as Proposal, where(0), large.get(0), patched.get(0))
       // Validated in slices of a few milliseconds: a batch of 10,000 held the event loop ~0.5 s.
-      await inSlices(proposals, (p, i) => builder.addProposal(p, where(i), large.get(i), patched.get(i)))
+      else await inSlices(proposals, (p, i) => builder.addProposal(p, where(i), large.get(i), patched.get(i)))
       return this.commit(builder.build())
-    })
+    }
+    if (!proposals.some(isPatch)) return build(NONE)
+    return this.patches.run(proposals, where, build)
   }
 
   /**
@@ -64,7 +69,7 @@ export class IngestService {
     // Each failure is caught as it is made: no call's rejection waits unhandled for its turn.
     const calls = new Map<number, Promise<PreparedAspect | Error>>()
     for (const [i, p] of proposals.entries()) {
-      if (p.aspect === undefined || p.aspect.value.length < LARGE_ASPECT_CHARS) continue
+      if (p.aspect === undefined || !isLargeValue(p)) continue
       if (!UPSERT_LIKE.has(p.changeType.toUpperCase()) || p.aspectName === undefined) continue
       const entity = this.registry.findEntity(p.entityType)
       const spec = entity && this.registry.findAspect(entity, p.aspectName)
@@ -172,6 +177,16 @@ export class IngestService {
     return outcome
   }
 }
+
+/** An empty map of prepared values or patches, by proposal position. */
+const NONE: ReadonlyMap<number, never> = new Map<number, never>()
+
+/** A proposal whose aspect value is large enough to be prepared off the event loop. */
+const isLargeValue = (p: Proposal): boolean =>
+  p.aspect !== undefined && p.aspect.value.length >= LARGE_ASPECT_CHARS
+
+/** A PATCH proposal (which {@link PatchOffLoop} may apply off the event loop). */
+const isPatch = (p: Proposal): boolean => p.changeType.toUpperCase() === 'PATCH'
 
 /** The one own member of an object, or undefined (not an object, or none or several members). */
 function soleMember(value: unknown): [string, unknown] | undefined {

@@ -57,3 +57,22 @@ t.test('what JSON.stringify leaves out, writes as null, or hands to toJSON stays
   for (const value of values) t.equal(canonicalJson(value), reference(value))
   t.throws(() => canonicalJson({ big: 1n }), TypeError, 'a bigint throws as JSON.stringify throws')
 })
+
+t.test('keys already in order, in reverse, or after omitted members come out the same', async (t) => {
+  const values: unknown[] = [
+    { a: 1, b: { c: 2, d: 3 }, e: [{ f: 4, g: 5 }] },
+    { z: 1, y: { x: 2, w: 3 }, v: [{ u: 4, t: 5 }] },
+    JSON.parse('{"3":1,"1":2,"a":3,"b":4}'),
+    JSON.parse('{"3":1,"1":2,"b":3,"a":4}'),
+    { a: undefined, b: 1, c: () => 2, d: 3 },
+    { b: undefined, a: undefined },
+    { b: 1, a: undefined },
+    { a: 'x', A: 'y', _: 'z', '': 'e' },
+  ]
+  for (const value of values) t.equal(canonicalJson(value), reference(value))
+  t.equal(
+    canonicalJson({ a: undefined, b: 1, c: () => 2, d: 3 }),
+    '{"b":1,"d":3}',
+    'no comma for an omitted member',
+  )
+})

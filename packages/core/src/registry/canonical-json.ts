@@ -57,21 +57,33 @@ function object(value: Record<string, unknown>): string | typeof UNUSUAL {
   // copy the replacer builds included); the rest sorted by code unit, as `Array#sort` does.
   let indexKeys = 0
   while (indexKeys < keys.length && isArrayIndex(keys[indexKeys] as string)) indexKeys++
-  if (keys.length - indexKeys > 1) {
-    const rest = keys.slice(indexKeys).sort()
-    for (let i = 0; i < rest.length; i++) keys[indexKeys + i] = rest[i] as string
+  if (!sortedFrom(keys, indexKeys)) {
+    if (indexKeys === 0) keys.sort()
+    else {
+      const rest = keys.slice(indexKeys).sort()
+      for (let i = 0; i < rest.length; i++) keys[indexKeys + i] = rest[i] as string
+    }
   }
   let out = '{'
-  let first = true
-  for (const key of keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string
     if (key === '__proto__') return UNUSUAL
     const member = walk(value[key])
     if (member === UNUSUAL) return UNUSUAL
     if (member === OMITTED) continue
-    out += first ? `${JSON.stringify(key)}:${member}` : `,${JSON.stringify(key)}:${member}`
-    first = false
+    if (out.length > 1) out += ','
+    out += JSON.stringify(key)
+    out += ':'
+    out += member
   }
   return `${out}}`
+}
+
+/** True when `keys` from `start` on are in `Array#sort` order already (most small objects). */
+function sortedFrom(keys: readonly string[], start: number): boolean {
+  for (let i = start + 1; i < keys.length; i++)
+    if ((keys[i - 1] as string) > (keys[i] as string)) return false
+  return true
 }
 
 /** An array index as a property key: a canonical unsigned integer below 2^32 - 1. */

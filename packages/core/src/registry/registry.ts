@@ -218,8 +218,10 @@ export class Registry {
 
   /** Edges an aspect value produces, from the relationship annotations (key aspect included). */
   edges(entity: EntitySpec, aspectName: string, value: unknown): DerivedEdge[] {
-    const rels = this.findAspect(entity, aspectName)?.relationships ?? []
+    const rels = this.findAspect(entity, aspectName)?.relationships
     const out: DerivedEdge[] = []
+    // Most aspects (and every default aspect but a key's) have no relationship: no set made for them.
+    if (rels === undefined || rels.length === 0) return out
     const seen = new Set<string>()
     for (const rel of rels) {
       for (const { value: destination } of entriesAt(value, rel.path)) {

@@ -31,12 +31,19 @@ const SKIP = Symbol('skip')
  * No length or pattern limits are applied: DataHub does not enforce PDL validators on ingest.
  */
 export class ModelValidator {
+  /**
+   * The segments of the JSON pointer being checked (field names, indexes, map keys): the pointer
+   * text is made only for a problem, not for every member of every valid value.
+   */
+  private readonly path: Array<string | number> = []
+
   constructor(private readonly types: Readonly<Record<string, ModelTypeDecl>>) {}
 
   /** Validates `raw` against the named record type. */
   validate(recordType: string, raw: unknown): ValidationOutcome {
     const problems: ValidationProblem[] = []
-    const value = this.check(recordType, raw, '', problems)
+    this.path.length = 0
+    const value = this.check(recordType, raw, problems)
     if (problems.length > 0 || value === SKIP) {
       return {
         ok: false,
@@ -51,53 +58,41 @@ export class ModelValidator {
     return this.types[name]
   }
 
-  private check(
-    expr: ModelTypeExpr,
-    value: unknown,
-    pointer: string,
-    problems: ValidationProblem[],
-  ): unknown {
+  private check(expr: ModelTypeExpr, value: unknown, problems: ValidationProblem[]): unknown {
     if (problems.length >= MAX_PROBLEMS) return SKIP
     if (typeof expr !== 'string') {
-      if ('array' in expr) return this.array(expr.array, value, pointer, problems)
-      if ('map' in expr) return this.map(expr.map, value, pointer, problems)
-      return this.union(expr.union, value, pointer, problems)
+      if ('array' in expr) return this.array(expr.array, value, problems)
+      if ('map' in expr) return this.map(expr.map, value, problems)
+      return this.union(expr.union, value, problems)
     }
     switch (expr) {
       case 'string':
       case 'bytes':
-        return this.primitive(value, pointer, problems, expr, (v) => typeof v === 'string')
+        return this.primitive(value, problems, expr, isString)
       case 'int':
       case 'long':
-        return this.primitive(value, pointer, problems, expr, (v) => Number.isSafeInteger(v))
+        return this.primitive(value, problems, expr, Number.isSafeInteger)
       case 'float':
       case 'double':
-        return this.primitive(
-          value,
-          pointer,
-          problems,
-          expr,
-          (v) => typeof v === 'number' && Number.isFinite(v),
-        )
+        return this.primitive(value, problems, expr, Number.isFinite)
       case 'boolean':
-        return this.primitive(value, pointer, problems, expr, (v) => typeof v === 'boolean')
+        return this.primitive(value, problems, expr, isBoolean)
       case 'null':
-        return value === null ? null : fail(problems, pointer, `${show(value)} is not null`)
+        return value === null ? null : this.fail(problems, `${show(value)} is not null`)
     }
     const decl = this.types[expr]
-    if (!decl) return fail(problems, pointer, `unknown type ${expr}`)
+    if (!decl) return this.fail(problems, `unknown type ${expr}`)
     switch (decl.kind) {
       case 'record':
-        return this.record(expr, decl.fields, value, pointer, problems)
+        return this.record(expr, decl.fields, value, problems)
       case 'enum':
         if (typeof value === 'string' && decl.symbols.includes(value)) return value
-        return fail(problems, pointer, `${show(value)} is not an enum symbol of ${expr}`)
+        return this.fail(problems, `${show(value)} is not an enum symbol of ${expr}`)
       case 'fixed':
-        return this.primitive(value, pointer, problems, expr, (v) => typeof v === 'string')
+        return this.primitive(value, problems, expr, isString)
       case 'typeref': {
-        const checked = this.check(decl.ref, value, pointer, problems)
-        if (decl.urn && typeof checked === 'string')
-          return this.urn(checked, decl.entityType, pointer, problems)
+        const checked = this.check(decl.ref, value, problems)
+        if (decl.urn && typeof checked === 'string') return this.urn(checked, decl.entityType, problems)
         return checked
       }
     }
@@ -105,28 +100,26 @@ export class ModelValidator {
 
   private primitive(
     value: unknown,
-    pointer: string,
     problems: ValidationProblem[],
     type: string,
     ok: (v: unknown) => boolean,
   ): unknown {
     const v = unwrapAvro(value)
-    return ok(v) ? v : fail(problems, pointer, `${show(value)} is not a valid ${type}`)
+    return ok(v) ? v : this.fail(problems, `${show(value)} is not a valid ${type}`)
   }
 
-  private urn(value: string, entityType: string | undefined, pointer: string, problems: ValidationProblem[]) {
+  private urn(value: string, entityType: string | undefined, problems: ValidationProblem[]) {
     let type: string
     try {
       type = parseUrn(value).entityType
     } catch (err) {
-      return fail(
+      return this.fail(
         problems,
-        pointer,
         err instanceof InvalidInputError ? err.message : `invalid urn ${show(value)}`,
       )
     }
     if (entityType && type !== entityType) {
-      return fail(problems, pointer, `urn type '${type}' is not allowed here, expected ${entityType}`)
+      return this.fail(problems, `urn type '${type}' is not allowed here, expected ${entityType}`)
     }
     return value
   }
@@ -135,7 +128,6 @@ export class ModelValidator {
     name: string,
     fields: ReadonlyArray<{ name: string; type: ModelTypeExpr; optional?: true }>,
     raw: unknown,
-    pointer: string,
     problems: ValidationProblem[],
   ): unknown {
     let value = raw
@@ -145,84 +137,95 @@ export class ModelValidator {
       if (keys.length === 1 && canonicalRecordName(keys[0] as string) === name)
         value = value[keys[0] as string]
     }
-    if (!isObject(value)) return fail(problems, pointer, `${show(raw)} is not a record of ${name}`)
+    if (!isObject(value)) return this.fail(problems, `${show(raw)} is not a record of ${name}`)
     const out: Record<string, unknown> = {}
+    const path = this.path
     for (const field of fields) {
       const member = value[field.name]
-      const at = `${pointer}/${field.name}`
+      path.push(field.name)
       if (member === undefined || member === null) {
-        if (!field.optional) fail(problems, at, 'field is required but not found and has no default value')
-        continue
+        if (!field.optional) this.fail(problems, 'field is required but not found and has no default value')
+      } else {
+        const checked = this.check(field.type, member, problems)
+        if (checked !== SKIP) out[field.name] = checked
       }
-      const checked = this.check(field.type, member, at, problems)
-      if (checked !== SKIP) out[field.name] = checked
+      path.pop()
     }
     return out
   }
 
-  private array(items: ModelTypeExpr, raw: unknown, pointer: string, problems: ValidationProblem[]): unknown {
+  private array(items: ModelTypeExpr, raw: unknown, problems: ValidationProblem[]): unknown {
     const value = isObject(raw) && Array.isArray(raw.array) && Object.keys(raw).length === 1 ? raw.array : raw
-    if (!Array.isArray(value)) return fail(problems, pointer, `${show(raw)} is not an array`)
+    if (!Array.isArray(value)) return this.fail(problems, `${show(raw)} is not an array`)
     const out: unknown[] = new Array(value.length)
-    for (let i = 0; i < value.length; i++) out[i] = this.check(items, value[i], `${pointer}/${i}`, problems)
+    const path = this.path
+    for (let i = 0; i < value.length; i++) {
+      path.push(i)
+      out[i] = this.check(items, value[i], problems)
+      path.pop()
+    }
     return out
   }
 
-  private map(values: ModelTypeExpr, raw: unknown, pointer: string, problems: ValidationProblem[]): unknown {
+  private map(values: ModelTypeExpr, raw: unknown, problems: ValidationProblem[]): unknown {
     const value = isObject(raw) && isObject(raw.map) && Object.keys(raw).length === 1 ? raw.map : raw
-    if (!isObject(value)) return fail(problems, pointer, `${show(raw)} is not a map`)
+    if (!isObject(value)) return this.fail(problems, `${show(raw)} is not a map`)
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) {
+    const path = this.path
+    for (const k of Object.keys(value)) {
+      const v = value[k]
       if (v === null) continue
-      const checked = this.check(values, v, `${pointer}/${escapePointer(k)}`, problems)
+      path.push(k)
+      const checked = this.check(values, v, problems)
+      path.pop()
       if (checked !== SKIP) out[k] = checked
     }
     return out
   }
 
-  private union(
-    members: readonly ModelUnionMember[],
-    raw: unknown,
-    pointer: string,
-    problems: ValidationProblem[],
-  ): unknown {
+  private union(members: readonly ModelUnionMember[], raw: unknown, problems: ValidationProblem[]): unknown {
     if (raw === null && members.some((m) => m.key === 'null')) return null
     if (!isObject(raw))
-      return fail(problems, pointer, `${show(raw)} is not a union: expected {"<member>": value}`)
+      return this.fail(problems, `${show(raw)} is not a union: expected {"<member>": value}`)
     // Avro-JSON of an aliased union names its member in `fieldDiscriminator` too (Python SDK).
     const discriminator = raw.fieldDiscriminator
     const keys = Object.keys(raw).filter(
       (k) => raw[k] !== null && !(k === 'fieldDiscriminator' && typeof discriminator === 'string'),
     )
     if (keys.length !== 1) {
-      return fail(problems, pointer, `a union holds exactly one member, got ${keys.length}`)
+      return this.fail(problems, `a union holds exactly one member, got ${keys.length}`)
     }
     const given = keys[0] as string
     if (typeof discriminator === 'string' && discriminator !== given) {
-      return fail(
-        problems,
-        pointer,
-        `fieldDiscriminator "${discriminator}" does not name the member "${given}"`,
-      )
+      return this.fail(problems, `fieldDiscriminator "${discriminator}" does not name the member "${given}"`)
     }
     const key = canonicalRecordName(given)
     const member = members.find((m) => m.key === key)
     if (!member) {
-      return fail(
+      return this.fail(
         problems,
-        pointer,
         `"${given}" is not a member of the union (${members.map((m) => m.key).join(', ')})`,
       )
     }
-    const checked = this.check(member.type, raw[given], `${pointer}/${escapePointer(key)}`, problems)
+    this.path.push(key)
+    const checked = this.check(member.type, raw[given], problems)
+    this.path.pop()
     return checked === SKIP ? SKIP : { [key]: checked }
+  }
+
+  /** Notes a problem at the current path (up to {@link MAX_PROBLEMS}); returns {@link SKIP}. */
+  private fail(problems: ValidationProblem[], message: string): typeof SKIP {
+    if (problems.length >= MAX_PROBLEMS) return SKIP
+    let pointer = ''
+    for (const segment of this.path)
+      pointer += `/${typeof segment === 'number' ? segment : escapePointer(segment)}`
+    problems.push({ pointer: pointer || '/', message })
+    return SKIP
   }
 }
 
-function fail(problems: ValidationProblem[], pointer: string, message: string): typeof SKIP {
-  if (problems.length < MAX_PROBLEMS) problems.push({ pointer: pointer || '/', message })
-  return SKIP
-}
+const isString = (v: unknown): boolean => typeof v === 'string'
+const isBoolean = (v: unknown): boolean => typeof v === 'boolean'
 
 function unwrapAvro(value: unknown): unknown {
   if (!isObject(value)) return value
