@@ -29,6 +29,7 @@ t.test('Dockerfile: Node 24 LTS, node as the entry point, exec form', async (t) 
   t.ok(apps.includes(cmd[0] as string), `default command ${cmd[0]} is an app`)
   t.notMatch(dockerfile, /^(RUN|CMD|ENTRYPOINT)\s+[^[].*\bnpm (start|run)\b/m, 'no npm at run time')
   t.match(dockerfile, /^USER node$/m, 'an unprivileged user')
+  t.match(dockerfile, /^\s+MALLOC_ARENA_MAX=2$/m, "glibc's allocator held to two arenas")
 })
 
 t.test('compose: every app command exists, every setting is one the catalog reads', async (t) => {
