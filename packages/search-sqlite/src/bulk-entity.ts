@@ -6,12 +6,11 @@ export interface BulkEntity {
   readonly urn: string
   readonly entityType: string
   /** Its latest aspects, each value as stored JSON text. */
-  readonly aspects: ReadonlyArray<{
-    readonly aspect: string
-    readonly valueJson: string
-    readonly created: AuditStamp
-  }>
+  readonly aspects: ReadonlyArray<{ readonly aspect: string; readonly valueJson: string }>
 }
+
+/** The deriver reads no audit stamp: the entries it is given here carry none of their own. */
+const NO_STAMP: AuditStamp = { time: 0, actor: '' }
 
 /**
  * The entity's whole document: its entity type and every aspect's contribution, derived as the
@@ -29,7 +28,7 @@ export function wholeDocument(
     aspect: a.aspect,
     change: 'UPSERT',
     value: JSON.parse(a.valueJson) as Record<string, unknown>,
-    created: a.created,
+    created: NO_STAMP,
   }))
   let contributions: Record<string, DocumentFields> = {}
   let entityType = entity.entityType

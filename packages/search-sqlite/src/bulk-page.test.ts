@@ -7,7 +7,7 @@ import { ContractFixture, ds, tag } from '@catalog/search/contract-fixtures'
 import Database from 'better-sqlite3'
 import t from 'tap'
 import { type BulkEntity, wholeDocument } from './bulk-entity.js'
-import { BulkPageBuilder } from './bulk-page.js'
+import { BulkPageBuilder, packBulkPage } from './bulk-page.js'
 import { SqliteSearchIndex } from './sqlite-search-index.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'search-sqlite-bulk-page-'))
@@ -104,6 +104,38 @@ t.test('a bulk page writes the rows that applying the same documents writes', as
   )
 })
 
+t.test('small pages packed as bytes write what one page writes, in one transaction', async (t) => {
+  const fx = new ContractFixture()
+  const docs = [...documents(fx, catalog(fx))]
+  const whole = fileOf()
+  const a = new SqliteSearchIndex({ file: whole, schema: fx.schema })
+  const one = new BulkPageBuilder(fx.schema)
+  for (const [urn, doc] of docs) one.add(urn, doc.type, doc.parts)
+  await a.applyBulk(one.take(), 5)
+  await a.close()
+
+  const packed = fileOf()
+  const b = new SqliteSearchIndex({ file: packed, schema: fx.schema })
+  const builder = new BulkPageBuilder(fx.schema)
+  const pages: Uint8Array[] = []
+  for (let i = 0; i < docs.length; i += 40) {
+    for (const [urn, doc] of docs.slice(i, i + 40)) builder.add(urn, doc.type, doc.parts)
+    pages.push(packBulkPage(builder.take()))
+  }
+  t.equal(pages.length, 4)
+  // A bad last page: nothing of the write lands, the cursor stays.
+  const bad = builder.take()
+  await t.rejects(b.applyBulk([...pages, packBulkPage({ ...bad, names: [] })], 9), {
+    message: /other name codes/,
+  })
+  t.equal(await b.cursor(), 0, 'the cursor did not move')
+  t.equal(await b.document(ds('db.orders')), undefined, 'no page of the write landed')
+  t.same(await b.applyBulk(pages, 5), { documentsChanged: docs.length, cursor: 5 })
+  t.same(await fx.urns(b, 'tags:pii'), [ds('db.orders')])
+  await b.close()
+  t.same(contents(packed), contents(whole), 'the same documents, rows, browse counts and words')
+})
+
 t.test('a page replaces the documents the index has, and removes those it has none for', async (t) => {
   const fx = new ContractFixture()
   const before = [
@@ -181,7 +213,7 @@ t.test('whole documents from stored aspect JSON build the page their change-log 
     const entity = stored.get(e.urn) ?? { urn: e.urn, entityType: 'dataset', aspects: [] }
     // A deleted entity has no aspects left in the store.
     const aspects = e.entityDeleted ? [] : entity.aspects.filter((a) => a.aspect !== e.aspect)
-    if (e.value) aspects.push({ aspect: e.aspect, valueJson: JSON.stringify(e.value), created: e.created })
+    if (e.value) aspects.push({ aspect: e.aspect, valueJson: JSON.stringify(e.value) })
     stored.set(e.urn, { ...entity, aspects })
   }
   // What applying the entries one by one leaves, against what whole documents build.

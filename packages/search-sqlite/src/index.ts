@@ -1,5 +1,5 @@
 export { type BulkEntity, wholeDocument } from './bulk-entity.js'
-export { type BulkPage, BulkPageBuilder } from './bulk-page.js'
+export { type BulkPage, BulkPageBuilder, type PackedBulkPages, packBulkPage } from './bulk-page.js'
 export { type IndexedDocumentRow, SqliteIndexReader } from './sqlite-index-reader.js'
 export { SqliteSearchIndex, type SqliteSearchOptions } from './sqlite-search-index.js'
 export {

@@ -22,7 +22,7 @@ import { bestFieldsOf } from './best-fields.js'
 import { browseQuery } from './browse.js'
 import { browseV2Query } from './browse-v2.js'
 import { bulkMode } from './bulk-mode.js'
-import type { BulkPage } from './bulk-page.js'
+import { type BulkPage, bulkPagesOf, type PackedBulkPages } from './bulk-page.js'
 import { BulkWriter } from './bulk-writer.js'
 import { docRows, facetPostings, vocabularyPage } from './cache-sources.js'
 import { DocumentWriter } from './document-writer.js'
@@ -63,7 +63,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly facets: FacetCache
   private readonly writer: DocumentWriter
   private readonly bulkWriter: BulkWriter
-  private readonly bulkTx: (page: BulkPage, cursor: number) => ApplyResult
+  private readonly bulkTx: (pages: BulkPage | PackedBulkPages, cursor: number) => ApplyResult
   private readonly context: QueryContext
   private readonly applyTx: (changes: readonly IndexChange[], cursor: number) => ApplyResult
   private readonly file: string
@@ -132,10 +132,11 @@ export class SqliteSearchIndex implements SearchIndex {
       cursor: this.logCursor.advance(cursor),
     }))
     this.bulkWriter = new BulkWriter(this.db, this.ftsFields, this.writer, this.codec)
-    this.bulkTx = this.db.transaction((page: BulkPage, cursor: number) => ({
-      documentsChanged: this.bulkWriter.write(page),
-      cursor: this.logCursor.advance(cursor),
-    }))
+    this.bulkTx = this.db.transaction((pages: BulkPage | PackedBulkPages, cursor: number) => {
+      let documentsChanged = 0
+      for (const page of bulkPagesOf(pages)) documentsChanged += this.bulkWriter.write(page)
+      return { documentsChanged, cursor: this.logCursor.advance(cursor) }
+    })
     this.context = createQueryContext({
       schema: this.schema,
       ftsFields: this.ftsFields,
@@ -169,8 +170,9 @@ export class SqliteSearchIndex implements SearchIndex {
     try {
       return this.applyTx(changes, cursor)
     } catch (err) {
-      // The transaction rolled back; the in-memory facet values may be ahead of it.
+      // The transaction rolled back; the in-memory facet values and field ids may be ahead of it.
       this.facets.reset()
+      this.reloadFieldIds()
       throw err
     }
   }
@@ -178,10 +180,14 @@ export class SqliteSearchIndex implements SearchIndex {
   /**
    * Writes a page of whole documents built by a `BulkPageBuilder` (`catalog import`), as
    * {@link apply} would write their removal and contributions, and moves the cursor to `cursor`.
+   * Packed pages (see `packBulkPage`) are written in order, in one transaction.
    */
-  async applyBulk(page: BulkPage, cursor: number): Promise<ApplyResult> {
+  async applyBulk(pages: BulkPage | PackedBulkPages, cursor: number): Promise<ApplyResult> {
     try {
-      return this.bulkTx(page, cursor)
+      return this.bulkTx(pages, cursor)
+    } catch (err) {
+      this.reloadFieldIds()
+      throw err
     } finally {
       // Written without them: loaded facet values and words (a query during a build) load again.
       this.facets.reset()
@@ -320,6 +326,12 @@ export class SqliteSearchIndex implements SearchIndex {
 
   private queryContext(): QueryContext {
     return this.context
+  }
+
+  /** After a rolled-back transaction: the field ids it gave are gone with it. */
+  private reloadFieldIds(): void {
+    this.fieldIds.clear()
+    this.loadFieldIds()
   }
 
   private loadFieldIds(): void {

@@ -16,8 +16,9 @@ const MAX_LENGTH = 256
  * empties itself when full.
  */
 export class ValueAnalysis {
-  private readonly wordMemo = new Memo()
-  private readonly keyMemo = new Memo()
+  private readonly wordMemo = new Memo<readonly string[]>()
+  private readonly textMemo = new Memo<string>()
+  private readonly keyMemo = new Memo<readonly string[]>()
 
   /** `urnTypes`: the entity types whose URNs' tuple ids the `exact` values answer (see {@link keys}). */
   constructor(private readonly urnTypes: ReadonlySet<string>) {}
@@ -25,6 +26,11 @@ export class ValueAnalysis {
   /** The words a value is indexed under (see `indexWords`). */
   words(value: string): readonly string[] {
     return this.wordMemo.get(value, () => indexWords(valueText(value)))
+  }
+
+  /** The words a value is indexed under as one text, space-separated ('' for none). */
+  text(value: string): string {
+    return this.textMemo.get(value, () => this.words(value).join(' '))
   }
 
   /**
@@ -46,14 +52,14 @@ export class ValueAnalysis {
 }
 
 /** A two-generation memo of analysed values. */
-class Memo {
-  private current = new Map<string, readonly string[]>()
-  private previous = new Map<string, readonly string[]>()
+class Memo<T> {
+  private current = new Map<string, T>()
+  private previous = new Map<string, T>()
 
-  get(value: string, compute: () => readonly string[]): readonly string[] {
+  get(value: string, compute: () => T): T {
     if (value.length > MAX_LENGTH) return compute()
     let out = this.current.get(value)
-    if (out) return out
+    if (out !== undefined) return out
     out = this.previous.get(value) ?? compute()
     if (this.current.size >= MAX_ENTRIES) {
       this.previous = this.current

@@ -1,4 +1,9 @@
-export { type BulkAspectRow, type BulkProgress, SqliteBulkImport } from './sqlite-bulk-import.js'
+export {
+  type BulkAspectRow,
+  type BulkProgress,
+  SqliteBulkImport,
+  type TouchedLatestRow,
+} from './sqlite-bulk-import.js'
 export { type BackupProgress, backupDatabase, checkDatabase } from './sqlite-file.js'
 export { SqliteMetadataStore, type SqliteStoreOptions } from './sqlite-store.js'
 export {

@@ -51,6 +51,16 @@ export function bulkStatements(db: Database.Database) {
       'INSERT OR IGNORE INTO bulk_import_touched (urn, entity_type, existed) VALUES (?, ?, ?)',
     ),
     touchedPage: db.prepare('SELECT * FROM bulk_import_touched ORDER BY urn LIMIT ?'),
+    // A page of touched entities after a URN with their latest rows, raw, in URN order (an entity
+    // with no rows left: one row of nulls). Aspects unordered within an entity: the reader orders.
+    touchedLatest: db
+      .prepare(
+        `SELECT t.urn, t.entity_type, a.aspect, a.metadata
+         FROM (SELECT urn, entity_type FROM bulk_import_touched WHERE urn > ? ORDER BY urn LIMIT ?) t
+         LEFT JOIN urns u ON u.urn = t.urn LEFT JOIN aspect_rows a ON a.eid = u.id AND a.version = 0
+         ORDER BY t.urn`,
+      )
+      .raw(),
     touchedCount: db.prepare('SELECT COUNT(*) AS n FROM bulk_import_touched'),
     untouch: db.prepare('DELETE FROM bulk_import_touched WHERE urn = ?'),
     head: db.prepare('SELECT MAX(seq) AS seq FROM change_log'),

@@ -29,6 +29,14 @@ export interface BulkAspectRow {
   readonly created: AuditStamp
 }
 
+/** A latest aspect row of an entity to re-index (see {@link SqliteBulkImport.touchedLatest}). */
+export type TouchedLatestRow = readonly [
+  urn: string,
+  entityType: string,
+  aspect: string | null,
+  valueJson: string | null,
+]
+
 /**
  * Loads aspects straight into the embedded store's file, offline, for `catalog import`. Writes
  * follow the live store's semantics (version 0 is the latest, a changed value moves the previous
@@ -161,6 +169,16 @@ export class SqliteBulkImport {
     return (
       this.s.touchedPage.all(limit) as Array<{ urn: string; entity_type: string; existed: number }>
     ).map((r) => ({ urn: r.urn, entityType: r.entity_type, existed: r.existed === 1 }))
+  }
+
+  /**
+   * The next `limit` entities after `after` (a URN; '' for the first) whose search documents are
+   * not rebuilt yet, with their latest aspects as stored JSON text: rows of
+   * `[urn, entityType, aspect, valueJson]` in URN order, an entity's rows together (an entity with
+   * no aspect left has one row of nulls). One statement per page, no per-row objects.
+   */
+  touchedLatest(after: string, limit: number): TouchedLatestRow[] {
+    return this.s.touchedLatest.all(after, limit) as TouchedLatestRow[]
   }
 
   /** Marks entities as re-indexed. */

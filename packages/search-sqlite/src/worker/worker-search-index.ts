@@ -16,7 +16,7 @@ import type {
   SearchRequest,
   SearchResultPage,
 } from '@catalog/search'
-import type { BulkPage } from '../bulk-page.js'
+import type { BulkPage, PackedBulkPages } from '../bulk-page.js'
 import type { IndexOp, WorkerCall, WorkerInit, WorkerReply } from './protocol.js'
 
 export interface WorkerSearchOptions extends WorkerInit {
@@ -160,9 +160,9 @@ export class WorkerSearchIndex implements SearchIndex {
     return this.call('applyJson', [changesJson, cursor])
   }
 
-  /** Writes a page of whole documents (see `SqliteSearchIndex.applyBulk`); the page is copied to the thread. */
-  applyBulk(page: BulkPage, cursor: number): Promise<ApplyResult> {
-    return this.call('applyBulk', [page, cursor])
+  /** Writes a page of whole documents, or packed pages (see `SqliteSearchIndex.applyBulk`); copied to the thread. */
+  applyBulk(pages: BulkPage | PackedBulkPages, cursor: number): Promise<ApplyResult> {
+    return this.call('applyBulk', [pages, cursor])
   }
 
   /** Prepares a bulk build of about `expected` new documents (see `SqliteSearchIndex.beginBulk`). */
