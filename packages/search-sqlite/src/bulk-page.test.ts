@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ChangeLogEntry } from '@catalog/core'
-import type { DocumentFields } from '@catalog/search'
 import { ContractFixture, ds, tag } from '@catalog/search/contract-fixtures'
 import Database from 'better-sqlite3'
 import t from 'tap'
+import { bulkDocuments as documents } from './bulk-documents.fixture.js'
 import { type BulkEntity, wholeDocument } from './bulk-entity.js'
 import { BulkPageBuilder, packBulkPage } from './bulk-page.js'
 import { SqliteSearchIndex } from './sqlite-search-index.js'
@@ -45,18 +44,6 @@ function contents(file: string): string[] {
   } finally {
     db.close()
   }
-}
-
-/** Each entity's whole document (contributions by aspect) as `catalog import` derives it. */
-function documents(fx: ContractFixture, entries: readonly ChangeLogEntry[]) {
-  const docs = new Map<string, { type: string; parts: Record<string, DocumentFields> }>()
-  for (const c of fx.deriver.changes(entries)) {
-    if (c.kind !== 'upsert') continue
-    const doc = docs.get(c.urn) ?? { type: c.entityType, parts: {} }
-    doc.parts[c.aspect] = c.fields
-    docs.set(c.urn, doc)
-  }
-  return docs
 }
 
 const catalog = (fx: ContractFixture) => [

@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ChangeLogEntry } from '@catalog/core'
-import type { DocumentFields } from '@catalog/search'
 import { ContractFixture, ds, tag } from '@catalog/search/contract-fixtures'
 import Database from 'better-sqlite3'
 import t from 'tap'
+import { bulkDocuments as documents } from './bulk-documents.fixture.js'
 import { BulkPageBuilder } from './bulk-page.js'
 import { SqliteSearchIndex } from './sqlite-search-index.js'
 
@@ -25,18 +24,6 @@ const catalog = (fx: ContractFixture) =>
       i % 2 === 0 ? 'hive' : 'kafka',
     ),
   ).flat()
-
-/** Each entity's whole document, as `catalog import` derives it. */
-function documents(fx: ContractFixture, entries: readonly ChangeLogEntry[]) {
-  const docs = new Map<string, { type: string; parts: Record<string, DocumentFields> }>()
-  for (const c of fx.deriver.changes(entries)) {
-    if (c.kind !== 'upsert') continue
-    const doc = docs.get(c.urn) ?? { type: c.entityType, parts: {} }
-    doc.parts[c.aspect] = c.fields
-    docs.set(c.urn, doc)
-  }
-  return docs
-}
 
 /** Every exact value and URN key by URN and field name, sorted; and whether staging tables exist. */
 function rows(file: string): { rows: string[]; staged: number } {
