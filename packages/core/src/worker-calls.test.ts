@@ -21,6 +21,11 @@ interface Reply {
   readonly n: number
 }
 
+/** A worker that answers each call with its V8 young generation limit, in MB. */
+const LIMITS = `import { parentPort, resourceLimits } from 'node:worker_threads'
+parentPort.on('message', (call) => parentPort.postMessage({ id: call.id, young: resourceLimits.maxYoungGenerationSizeMb }))
+`
+
 const dir = mkdtempSync(join(tmpdir(), 'worker-calls-'))
 t.teardown(() => rmSync(dir, { recursive: true, force: true }))
 const url = pathToFileURL(join(dir, 'echo-worker.mjs'))
@@ -60,4 +65,16 @@ t.test('warm starts an idle worker that stops after idleMs too', async (t) => {
   t.equal(calls.running, true)
   await sleep(250)
   t.equal(calls.running, false)
+})
+
+t.test('the worker is started with the resource limits given', async (t) => {
+  const limitsUrl = pathToFileURL(join(dir, 'limits-worker.mjs'))
+  writeFileSync(limitsUrl, LIMITS)
+  const calls = new WorkerCalls<{ readonly id: number }, { readonly id: number; readonly young: number }>(
+    limitsUrl,
+    'the limits worker stopped',
+    100,
+    { maxYoungGenerationSizeMb: 8 },
+  )
+  t.equal((await calls.call({})).young, 8)
 })

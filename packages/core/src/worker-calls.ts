@@ -1,4 +1,4 @@
-import type { Transferable, Worker } from 'node:worker_threads'
+import type { ResourceLimits, Transferable, Worker } from 'node:worker_threads'
 import { UnavailableError } from './errors.js'
 import { startWorker } from './worker-exec-argv.js'
 
@@ -20,11 +20,15 @@ export class WorkerCalls<Call extends { readonly id: number }, Reply extends { r
   private nextId = 1
   private idleTimer: NodeJS.Timeout | undefined
 
-  /** `stopped` completes "the … worker stopped; retry …" for calls a stopped worker leaves. */
+  /**
+   * `stopped` completes "the … worker stopped; retry …" for calls a stopped worker leaves;
+   * `resourceLimits` bounds the worker's V8 heap (its young generation, say).
+   */
   constructor(
     private readonly url: URL,
     private readonly stopped: string,
     private readonly idleMs?: number,
+    private readonly resourceLimits?: ResourceLimits,
   ) {}
 
   /** Whether a worker thread is running (started and not stopped since). */
@@ -67,7 +71,7 @@ export class WorkerCalls<Call extends { readonly id: number }, Reply extends { r
   }
 
   private start(): Worker {
-    const thread = startWorker(this.url)
+    const thread = startWorker(this.url, this.resourceLimits ? { resourceLimits: this.resourceLimits } : {})
     thread.on('message', (reply: Reply) => {
       const call = this.waiting.get(reply.id)
       this.waiting.delete(reply.id)

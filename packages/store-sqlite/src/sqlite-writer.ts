@@ -13,6 +13,7 @@ import type {
 } from '@catalog/store'
 import { isLatestUnchanged, LatestChangedError, patchToUpsert } from '@catalog/store'
 import type Database from 'better-sqlite3'
+import { MultiRowInsert } from './sqlite-multi-row-insert.js'
 import {
   type SystemColumns,
   type SystemMetadataCodec,
@@ -47,8 +48,16 @@ export class SqliteWriter {
    * map for each batch, so an id given in a transaction that was rolled back is never reused.
    */
   private batchIds: Map<string, number | null> | undefined
-  /** The change-log position of the last entry the batch being applied appended: its head, without a query. */
-  private logged: number | undefined
+  /**
+   * The change-log rows of the batch being applied, written at its end: nothing reads the log
+   * meanwhile (see {@link MultiRowInsert}).
+   */
+  private readonly changeLog: MultiRowInsert
+  /**
+   * The aspect rows of entities new in the batch being applied ("fresh": known not to exist yet),
+   * written before any statement reads or changes `aspect_rows` ({@link readyRows}), and at its end.
+   */
+  private readonly freshRows: MultiRowInsert
   /** System metadata and actors as `aspect_rows` stores them (run ids and actors by id). */
   private readonly codec: SystemMetadataCodec
   /** One call in its own transaction (or savepoint, inside another). */
@@ -63,6 +72,8 @@ export class SqliteWriter {
   constructor(db: Database.Database) {
     this.s = prepareWrites(db)
     this.ids = new UrnIds(db)
+    this.changeLog = new MultiRowInsert(db, 'change_log', LOG_COLUMNS)
+    this.freshRows = new MultiRowInsert(db, 'aspect_rows', ASPECT_COLUMNS)
     this.codec = systemMetadataCodec(db)
     // A rolled-back transaction may have given dictionary ids that will be given again.
     const forgetting =
@@ -140,15 +151,22 @@ export class SqliteWriter {
 
   private apply(batch: WriteBatch): WriteOutcome {
     this.batchIds = new Map()
-    this.logged = undefined
     try {
-      return this.applyBatch(batch)
+      const results = this.applyBatch(batch)
+      this.freshRows.flush()
+      // The last entry appended is the log's head: no query for it.
+      const logged = this.changeLog.flush()
+      return { results, seq: logged ?? Number((this.s.head.get() as { seq: number | null }).seq ?? 0) }
+    } catch (err) {
+      this.freshRows.discard()
+      this.changeLog.discard()
+      throw err
     } finally {
       this.batchIds = undefined
     }
   }
 
-  private applyBatch(batch: WriteBatch): WriteOutcome {
+  private applyBatch(batch: WriteBatch): MutationResult[] {
     const s = this.s
     const results: MutationResult[] = []
     const defaults = new Map((batch.defaults ?? []).map((d) => [d.urn, d]))
@@ -174,6 +192,7 @@ export class SqliteWriter {
       if (d && (mutation.kind === 'upsert' || mutation.kind === 'patch')) {
         defaults.delete(d.urn)
         const entity = this.idOf(d.urn)
+        if (entity !== undefined) this.readyRows()
         if (entity === undefined || !s.exists.get(entity, d.keyAspect)) {
           newEntities.add(d.urn)
           for (const a of d.aspects) {
@@ -218,11 +237,12 @@ export class SqliteWriter {
           break
       }
     }
-    return { results, seq: this.logged ?? Number((s.head.get() as { seq: number | null }).seq ?? 0) }
+    return results
   }
 
   /** The upsert a patch amounts to, computed from the latest stored value. */
   private patched(m: PatchAspect): UpsertAspect {
+    this.readyRows()
     const id = this.idOf(m.urn)
     const row = id === undefined ? undefined : (this.s.latestOne.get(id, m.aspect) as LatestRow | undefined)
     const current = row ? (JSON.parse(row.metadata) as Record<string, unknown>) : undefined
@@ -235,6 +255,7 @@ export class SqliteWriter {
    */
   private upsert(m: UpsertAspect, fresh = false): boolean {
     const s = this.s
+    if (!fresh) this.readyRows()
     const json = m.valueJson ?? canonicalJson(m.value)
     const known = fresh ? undefined : this.idOf(m.urn)
     const current =
@@ -259,6 +280,20 @@ export class SqliteWriter {
       const max = (s.maxVersion.get(id, m.aspect) as { v: number }).v
       s.archive.run(max + 1, id, m.aspect)
       s.updateLatest.run(json, m.created.time, actor, c.observed, c.run, c.lastrun, c.sysextra, id, m.aspect)
+    } else if (fresh) {
+      this.freshRows.params.push(
+        id,
+        m.aspect,
+        0,
+        json,
+        m.created.time,
+        actor,
+        c.observed,
+        c.run,
+        c.lastrun,
+        c.sysextra,
+      )
+      this.freshRows.added()
     } else {
       s.insert.run(id, m.aspect, 0, json, m.created.time, actor, c.observed, c.run, c.lastrun, c.sysextra)
     }
@@ -278,7 +313,7 @@ export class SqliteWriter {
     created: AuditStamp,
     smJson: string | null,
   ): void {
-    const info = this.s.log.run(
+    this.changeLog.params.push(
       urn,
       entityType,
       aspect,
@@ -289,11 +324,17 @@ export class SqliteWriter {
       created.actor,
       smJson,
     )
-    this.logged = Number(info.lastInsertRowid)
+    this.changeLog.added()
+  }
+
+  /** Writes the fresh aspect rows queued, before a statement that reads or changes `aspect_rows`. */
+  private readyRows(): void {
+    if (this.freshRows.pending) this.freshRows.flush()
   }
 
   private delete(m: DeleteAspect): MutationResult {
     const s = this.s
+    this.readyRows()
     let rows = 0
     const id = this.idOf(m.urn)
     if (m.isKeyAspect) {
@@ -317,6 +358,7 @@ export class SqliteWriter {
   /** Undoes the latest write of an aspect when `m.runId` made it (see {@link RollbackAspect}). */
   private rollback(m: RollbackAspect): MutationResult {
     const s = this.s
+    this.readyRows()
     const id = this.idOf(m.urn)
     const current = id === undefined ? undefined : (s.latestOne.get(id, m.aspect) as LatestRow | undefined)
     const runId = typeof current?.run === 'number' ? this.codec.runs.name(current.run) : undefined
@@ -361,6 +403,14 @@ export class SqliteWriter {
     this.s.log.run(urn, entityType, aspect, 'UPSERT', json, 0, created.time, created.actor, null)
   }
 }
+
+/** The columns of `change_log` a write sets, in the order its rows' parameters are queued. */
+const LOG_COLUMNS =
+  'urn entity_type aspect change value entity_deleted created_on created_by system_metadata'.split(' ')
+/** The columns of `aspect_rows`, in the order a fresh row's parameters are queued. */
+const ASPECT_COLUMNS = 'eid aspect version metadata createdon createdby observed run lastrun sysextra'.split(
+  ' ',
+)
 
 /** A write whose precondition failed: skipped when it asked to be dropped, refused otherwise. */
 function refuse(m: UpsertAspect, message: string): false {
