@@ -26,7 +26,7 @@ t.test('a restart keeps the index and applies only the log tail', async (t) => {
   await t.test('first start: ingest', async (t) => {
     const { app, search, store } = await build(t, { dir })
     await ingestExamples(app, 'bootstrap')
-    // Ingest notes each write; the index applies them before the next read (or within 10 ms).
+    // Ingest notes each write; the index applies them before the next read (or within 50 ms).
     await search.sync.fresh()
     cursor = (await search.sync.stats()).cursor
     t.equal(cursor, await store.head(), 'the index is at the head of the log')

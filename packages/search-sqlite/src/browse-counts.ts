@@ -18,21 +18,26 @@ export function addBrowseCounts(
   const at = new Set<string>()
   const below = new Set<string>()
   for (const raw of paths) {
-    const segments = String(raw)
-      .split('/')
-      .filter((x) => x !== '')
+    const path = String(raw)
     let node = ''
-    for (const segment of segments) {
-      below.add(node)
-      node = `${node}/${segment}`
-      at.add(node)
+    // Each `/`-separated segment (empty ones skipped) extends the node by one level.
+    for (let from = 0; from <= path.length; ) {
+      let to = path.indexOf('/', from)
+      if (to === -1) to = path.length
+      if (to > from) {
+        below.add(node)
+        node = `${node}/${path.slice(from, to)}`
+        at.add(node)
+      }
+      from = to + 1
     }
   }
-  for (const node of new Set([...at, ...below])) {
-    const key = `${entityType}\u0000${node}`
-    const delta = deltas.get(key) ?? [0, 0]
-    if (at.has(node)) delta[0] += sign
-    if (below.has(node)) delta[1] += sign
-    deltas.set(key, delta)
-  }
+  for (const node of at) bump(deltas, `${entityType}\u0000${node}`, 0, sign)
+  for (const node of below) bump(deltas, `${entityType}\u0000${node}`, 1, sign)
+}
+
+function bump(deltas: BrowseDeltas, key: string, which: 0 | 1, sign: 1 | -1): void {
+  const delta = deltas.get(key)
+  if (delta) delta[which] += sign
+  else deltas.set(key, which === 0 ? [sign, 0] : [0, sign])
 }

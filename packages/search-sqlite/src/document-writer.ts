@@ -7,9 +7,17 @@ import {
 import type Database from 'better-sqlite3'
 import { addBrowseCounts, type BrowseDeltas } from './browse-counts.js'
 import { browseParent, ftsColumn } from './ddl.js'
-import { type DocumentRows, documentRows, exactRowKey, urnKeyKey } from './exact-rows.js'
+import {
+  type DocumentRowSink,
+  type DocumentRows,
+  documentRows,
+  eachDocumentRow,
+  exactRowKey,
+  urnKeyKey,
+} from './exact-rows.js'
 import type { FacetCache } from './facet-cache.js'
 import { FtsInserter } from './fts-inserter.js'
+import { ftsRowOf, sameAnalysedValues } from './fts-row.js'
 import type { PartsCodec } from './parts-codec.js'
 import { RowBuffer } from './row-buffer.js'
 import { urnHash } from './urn-hash.js'
@@ -33,6 +41,8 @@ interface Pending {
   parts: Parts
   readonly oldParts: string
   readonly oldType: string
+  /** The stored soft-delete flag (0 for a new document). */
+  readonly oldRemoved: number
 }
 
 export interface WriterOptions {
@@ -65,6 +75,17 @@ export class DocumentWriter {
   private readonly exact: RowBuffer
   private readonly keys: RowBuffer
   private readonly fts: FtsInserter
+  /** The FTS column of each analysed field, by its number. */
+  private readonly columns: readonly string[]
+  /** The field id of a field name (adds it when new). */
+  private readonly fieldIdOf = (name: string) => this.fieldId(name)
+  /** The document whose rows {@link newRows} buffers. */
+  private rowsDoc = 0
+  /** Buffers the rows of a document the tables do not hold yet ({@link rowsDoc}), with no row objects. */
+  private readonly newRows: DocumentRowSink = {
+    exact: (field, value, variant, num) => this.exact.add(this.rowsDoc, field, value, variant, num),
+    key: (field, key) => this.keys.add(field, key, this.rowsDoc),
+  }
   /** Deletes a document's staged rows (see `STAGED_DDL`), while a bulk build stages them. */
   private unstageRows: readonly Statement[] | undefined
   private readonly db: Database.Database
@@ -72,6 +93,7 @@ export class DocumentWriter {
     | 'load'
     | 'insertDoc'
     | 'updateDoc'
+    | 'updateParts'
     | 'deleteDoc'
     | 'deleteFts'
     | 'deleteExactRow'
@@ -89,6 +111,7 @@ export class DocumentWriter {
     this.db = db
     this.analysis = new ValueAnalysis(o.urnTypes)
     this.fts = new FtsInserter(db, o.ftsFields)
+    this.columns = o.ftsFields.map(ftsColumn)
     this.exact = new RowBuffer(
       db,
       'INSERT OR IGNORE INTO exact (doc_id, field, value, variant, num) VALUES (?, ?, ?, ?, ?)',
@@ -96,9 +119,11 @@ export class DocumentWriter {
     )
     this.keys = new RowBuffer(db, 'INSERT OR IGNORE INTO urn_keys (field, key, doc_id) VALUES (?, ?, ?)', 3)
     this.s = {
-      load: p('SELECT id, entity_type, parts FROM docs WHERE urn_hash = ? AND urn = ?'),
+      load: p('SELECT id, entity_type, removed, parts FROM docs WHERE urn_hash = ? AND urn = ?'),
       insertDoc: p('INSERT INTO docs (urn, urn_hash, entity_type, removed, parts) VALUES (?, ?, ?, ?, ?)'),
       updateDoc: p('UPDATE docs SET removed = ?, parts = ? WHERE id = ?'),
+      // Setting `removed`, even to its value, rewrites the document's entry in `docs_by_type`.
+      updateParts: p('UPDATE docs SET parts = ? WHERE id = ?'),
       deleteDoc: p('DELETE FROM docs WHERE id = ?'),
       deleteFts: p('DELETE FROM fts WHERE rowid = ?'),
       // The key compares values without case; `variant` tells apart the document's values that differ only in it.
@@ -179,39 +204,36 @@ export class DocumentWriter {
 
   /**
    * Writes the FTS row, exact values, URN keys and browse counts of a merged document. With `old`
-   * (the document as it was, whose rows are written), the FTS row is written again and only the
-   * exact values and URN keys that changed are deleted or added: an update of one aspect seldom
-   * changes a dataset's platform, paths or upstreams.
+   * (the document as it was, whose rows are written), only what changed is written: the FTS row
+   * when one of its texts changed, and the exact values and URN keys that changed: an update of
+   * one aspect seldom changes a dataset's platform, paths or upstreams, and an update of an aspect
+   * with no analysed text (status, browse paths, platform instance) none of its words.
    */
   index(id: number, entityType: string, fields: DocumentFields, old?: Indexed): void {
     if (old) {
-      this.s.deleteFts.run(id)
       this.o.facets.delete(id)
       if (!old.fields.removed?.includes(true))
         addBrowseCounts(this.browse, old.entityType, old.fields.browsePaths, -1)
     }
     if (!fields.removed?.includes(true)) addBrowseCounts(this.browse, entityType, fields.browsePaths, 1)
-    const cols: number[] = []
-    const texts: string[] = []
     let bestSize = 0
     const best = this.o.bestFields(entityType)
-    this.o.ftsFields.forEach((f, col) => {
-      const values = fields[f]
-      if (!values || values.length === 0) return
-      const words = values.flatMap((v) => this.analysis.words(String(v)))
-      this.o.vocabulary.add(words, ftsColumn(f))
-      cols.push(col)
-      texts.push(words.join(' '))
-      if (best.has(f)) bestSize += words.length
+    const row = ftsRowOf(fields, this.o.ftsFields, this.analysis, (col, field, words) => {
+      this.o.vocabulary.add(words, this.columns[col])
+      if (best.has(field)) bestSize += words.length
     })
     this.o.facets.set(id, entityType, fields, bestSize)
-    this.fts.insert(id, cols, texts)
-    const now = this.rowsOf(fields)
+    // Rewriting an FTS row deletes and inserts each of its words (and their prefixes).
+    if (!old || !sameAnalysedValues(old.fields, fields, this.o.ftsFields)) {
+      if (old) this.s.deleteFts.run(id)
+      this.fts.insert(id, row.cols, row.texts)
+    }
     if (!old || this.unstage(id)) {
-      for (const r of now.exact) this.exact.add(id, ...r)
-      for (const [fid, k] of now.keys) this.keys.add(fid, k, id)
+      this.rowsDoc = id
+      eachDocumentRow(fields, this.o.isExact, this.fieldIdOf, this.analysis, this.newRows)
       return
     }
+    const now = this.rowsOf(fields)
     const was = this.rowsOf(old.fields)
     const wasExact = new Set(was.exact.map(exactRowKey))
     const nowExact = new Set(now.exact.map(exactRowKey))
@@ -226,9 +248,10 @@ export class DocumentWriter {
 
   private load(urn: string, entityType: string): Pending {
     const row = this.s.load.get(urnHash(urn), urn) as
-      | { id: number; entity_type: string; parts: string }
+      | { id: number; entity_type: string; removed: number; parts: string }
       | undefined
-    if (!row) return { id: undefined, urn, entityType, parts: {}, oldParts: '', oldType: entityType }
+    if (!row)
+      return { id: undefined, urn, entityType, parts: {}, oldParts: '', oldType: entityType, oldRemoved: 0 }
     return {
       id: row.id,
       urn,
@@ -236,6 +259,7 @@ export class DocumentWriter {
       parts: this.o.codec.decode(row.parts),
       oldParts: row.parts,
       oldType: row.entity_type,
+      oldRemoved: row.removed,
     }
   }
 
@@ -255,7 +279,8 @@ export class DocumentWriter {
       p.id = Number(this.s.insertDoc.run(p.urn, urnHash(p.urn), p.entityType, removed, parts).lastInsertRowid)
       this.index(p.id, p.entityType, merged)
     } else {
-      this.s.updateDoc.run(removed, parts, p.id)
+      if (removed === p.oldRemoved) this.s.updateParts.run(parts, p.id)
+      else this.s.updateDoc.run(removed, parts, p.id)
       const old = mergeContributions(this.o.codec.decode(p.oldParts))
       this.index(p.id, p.entityType, merged, { entityType: p.oldType, fields: old })
     }
@@ -286,6 +311,6 @@ export class DocumentWriter {
   }
 
   private rowsOf(fields: DocumentFields): DocumentRows {
-    return documentRows(fields, this.o.isExact, (field) => this.fieldId(field), this.analysis)
+    return documentRows(fields, this.o.isExact, this.fieldIdOf, this.analysis)
   }
 }

@@ -21,6 +21,8 @@ export class PartsCodec {
   readonly names: readonly string[]
   private readonly codes = new Map<string, string>()
   private readonly byCode = new Map<string, string>()
+  /** A name's key as JSON text followed by `:`, as {@link encode} writes it, made once per name. */
+  private readonly members = new Map<string, string>()
 
   constructor(names: readonly string[]) {
     this.names = names
@@ -69,12 +71,12 @@ export class PartsCodec {
     for (const aspect in parts) {
       const fields = parts[aspect] as DocumentFields
       if (out.length > 1) out += ','
-      out += `${JSON.stringify(this.key(aspect))}:{`
+      out += `${this.member(aspect)}{`
       let first = true
       for (const field in fields) {
         if (!first) out += ','
         first = false
-        out += `${JSON.stringify(this.key(field))}:${JSON.stringify(fields[field])}`
+        out += this.member(field) + JSON.stringify(fields[field])
       }
       out += '}'
     }
@@ -92,6 +94,16 @@ export class PartsCodec {
       out[this.name(aspect)] = named
     }
     return out
+  }
+
+  /** `"<key>":` of a name; kept for the dictionary's names only, so the map stays bounded. */
+  private member(name: string): string {
+    let member = this.members.get(name)
+    if (member === undefined) {
+      member = `${JSON.stringify(this.key(name))}:`
+      if (this.codes.has(name)) this.members.set(name, member)
+    }
+    return member
   }
 
   private name(key: string): string {

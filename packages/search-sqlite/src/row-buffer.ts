@@ -2,6 +2,11 @@ import type Database from 'better-sqlite3'
 
 /** Rows per multi-row INSERT: a statement run costs about as much as writing a few rows. */
 const ROWS_PER_STATEMENT = 64
+/**
+ * Rows per INSERT of what is left at a flush: a live write of a few documents leaves tens of rows
+ * (a new dataset has 5-10), which ran a statement each.
+ */
+const ROWS_PER_TAIL_STATEMENT = 8
 
 /**
  * Buffers the rows of one `INSERT ... VALUES (...)` and writes them 64 to a statement: most of a
@@ -13,6 +18,7 @@ export class RowBuffer {
   private values: unknown[] = []
   private readonly one: Database.Statement
   private readonly many: Database.Statement
+  private readonly few: Database.Statement
 
   /** `insert` is the single-row statement, ending with its `VALUES (?, ...)` of `width` columns. */
   constructor(
@@ -23,7 +29,9 @@ export class RowBuffer {
     const at = insert.lastIndexOf('VALUES')
     const row = insert.slice(at + 'VALUES'.length).trim()
     this.one = db.prepare(insert)
-    this.many = db.prepare(`${insert.slice(0, at)}VALUES ${Array(ROWS_PER_STATEMENT).fill(row).join(', ')}`)
+    const rows = (n: number) => `${insert.slice(0, at)}VALUES ${Array(n).fill(row).join(', ')}`
+    this.many = db.prepare(rows(ROWS_PER_STATEMENT))
+    this.few = db.prepare(rows(ROWS_PER_TAIL_STATEMENT))
   }
 
   add(...row: unknown[]): void {
@@ -35,8 +43,10 @@ export class RowBuffer {
   }
 
   flush(): void {
-    for (let i = 0; i < this.values.length; i += this.width)
-      this.one.run(this.values.slice(i, i + this.width))
+    const few = this.width * ROWS_PER_TAIL_STATEMENT
+    let i = 0
+    for (; i + few <= this.values.length; i += few) this.few.run(this.values.slice(i, i + few))
+    for (; i < this.values.length; i += this.width) this.one.run(this.values.slice(i, i + this.width))
     this.values = []
   }
 

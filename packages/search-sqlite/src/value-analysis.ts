@@ -2,6 +2,9 @@ import { indexWords, isUrn, urnKeys, valueText } from '@catalog/search'
 
 const URN_HEAD = /^urn:li:([A-Za-z0-9_]+):/
 
+/** The keys of a value that is not a URN (shared: callers only read it). */
+const NO_KEYS: readonly string[] = []
+
 /** Entries each generation of a memo holds (a memo holds at most two generations). */
 const MAX_ENTRIES = 50_000
 /** Longer values (descriptions) are analysed every time: they seldom repeat. */
@@ -16,21 +19,22 @@ const MAX_LENGTH = 256
  * empties itself when full.
  */
 export class ValueAnalysis {
-  private readonly wordMemo = new Memo<readonly string[]>()
-  private readonly textMemo = new Memo<string>()
-  private readonly keyMemo = new Memo<readonly string[]>()
+  // Each memo is made with its analysis, so a look-up allocates no closure.
+  private readonly wordMemo = new Memo<readonly string[]>((value) => indexWords(valueText(value)))
+  private readonly textMemo = new Memo<string>((value) => this.words(value).join(' '))
+  private readonly keyMemo = new Memo<readonly string[]>((value) => this.analyzeKeys(value))
 
   /** `urnTypes`: the entity types whose URNs' tuple ids the `exact` values answer (see {@link keys}). */
   constructor(private readonly urnTypes: ReadonlySet<string>) {}
 
   /** The words a value is indexed under (see `indexWords`). */
   words(value: string): readonly string[] {
-    return this.wordMemo.get(value, () => indexWords(valueText(value)))
+    return this.wordMemo.get(value)
   }
 
   /** The words a value is indexed under as one text, space-separated ('' for none). */
   text(value: string): string {
-    return this.textMemo.get(value, () => this.words(value).join(' '))
+    return this.textMemo.get(value)
   }
 
   /**
@@ -40,14 +44,16 @@ export class ValueAnalysis {
    * (compared without ASCII case), answers it (see {@link tupleKeyAnswered}).
    */
   keys(value: string): readonly string[] {
-    return this.keyMemo.get(value, () => {
-      if (!isUrn(value)) return []
-      const keys = urnKeys(value)
-      const head = URN_HEAD.exec(value)
-      if (!head || !this.urnTypes.has(head[1] as string)) return keys
-      const id = value.slice(head[0].length)
-      return id.startsWith('(') ? keys.filter((k) => !(k === id.toLowerCase() && tupleKeyAnswered(id))) : keys
-    })
+    return this.keyMemo.get(value)
+  }
+
+  private analyzeKeys(value: string): readonly string[] {
+    if (!isUrn(value)) return NO_KEYS
+    const keys = urnKeys(value)
+    const head = URN_HEAD.exec(value)
+    if (!head || !this.urnTypes.has(head[1] as string)) return keys
+    const id = value.slice(head[0].length)
+    return id.startsWith('(') ? keys.filter((k) => !(k === id.toLowerCase() && tupleKeyAnswered(id))) : keys
   }
 }
 
@@ -56,11 +62,13 @@ class Memo<T> {
   private current = new Map<string, T>()
   private previous = new Map<string, T>()
 
-  get(value: string, compute: () => T): T {
-    if (value.length > MAX_LENGTH) return compute()
+  constructor(private readonly compute: (value: string) => T) {}
+
+  get(value: string): T {
+    if (value.length > MAX_LENGTH) return this.compute(value)
     let out = this.current.get(value)
     if (out !== undefined) return out
-    out = this.previous.get(value) ?? compute()
+    out = this.previous.get(value) ?? this.compute(value)
     if (this.current.size >= MAX_ENTRIES) {
       this.previous = this.current
       this.current = new Map()

@@ -172,13 +172,14 @@ export class Vocabulary {
 
   /** Adds a word that is long enough and not a number; true when it is new. */
   private insert(map: Map<number, Set<string>>, w: string): boolean {
-    if (w.length < 3 || /^\p{N}+$/u.test(w)) return false
+    if (w.length < 3) return false
     let set = map.get(w.length)
+    // A word already held is the common case (every write repeats words): no pattern test for it.
+    if (set?.has(w) || /^\p{N}+$/u.test(w)) return false
     if (!set) {
       set = new Set()
       map.set(w.length, set)
     }
-    if (set.has(w)) return false
     set.add(w)
     this.terms++
     return true

@@ -21,10 +21,11 @@ export function mergeContributions(parts: Contributions): Record<string, FieldVa
 
 /** Contributions in the order documents merge them: the key aspect first, then by name. */
 export function orderContributions(parts: Contributions, keyAspect: string | undefined): Contributions {
-  const names = Object.keys(parts).sort((a, b) =>
-    a === keyAspect ? -1 : b === keyAspect ? 1 : a < b ? -1 : a > b ? 1 : 0,
-  )
+  // The default sort (by UTF-16 code units, as `<` compares) needs no comparator calls.
+  const names = Object.keys(parts).sort()
   const out: Record<string, DocumentFields> = {}
-  for (const n of names) out[n] = parts[n] as DocumentFields
+  if (keyAspect !== undefined && Object.hasOwn(parts, keyAspect))
+    out[keyAspect] = parts[keyAspect] as DocumentFields
+  for (const n of names) if (n !== keyAspect) out[n] = parts[n] as DocumentFields
   return out
 }

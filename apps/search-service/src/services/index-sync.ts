@@ -17,17 +17,25 @@ export interface SyncStats {
 }
 
 /**
+ * How long a noted write waits for neighbours before the index applies them together. Each
+ * apply is one transaction of the index, and its commit writes a set of pages whatever the
+ * number of documents (the FTS segment and structure, the cursor, the ends of the tables,
+ * ~0.5 ms of the index thread's CPU), so under a stream of writes a longer window means fewer,
+ * larger commits: at 1,000-2,000 single writes/s, 10 ms gathered 10-20 writes per commit, 50 ms
+ * gathers 50-100 (measured by `bench/search-live-write.ts`). Searches never wait for the
+ * window: {@link IndexSync.fresh} applies the noted writes at once.
+ */
+export const NOTED_WRITE_DELAY_MS = 50
+/** Most change-log entries read as text per page for an index that derives on its own thread. */
+const TEXT_PAGE = 1000
+
+/**
  * Keeps the search index in step with the metadata change log: reads entries after the
  * index's durable cursor, turns them into index changes and applies each batch with its
  * cursor in one transaction. Runs one drain at a time; callers wanting a position wait for it
  * (`catchUp(seq)`, the one-process read-your-writes), a poller calls it on a timer (split
  * mode). Restarting resumes from the cursor: only the log's tail is applied.
  */
-/** How long a noted write waits for neighbours before the index applies them together. */
-const NOTED_WRITE_DELAY_MS = 10
-/** Most change-log entries read as text per page for an index that derives on its own thread. */
-const TEXT_PAGE = 1000
-
 export class IndexSync {
   private cursor: number | undefined
   private applied = 0
