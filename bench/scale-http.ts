@@ -41,20 +41,33 @@ export interface Series {
  * its process spent per call over the timed rounds (for a series run in this process, that CPU
  * includes the HTTP client's work of the other series: not a figure to report).
  *
+ * `turnAbout` runs every other round last series first: for series that read the same data
+ * (an endpoint and a raw query on its file), the first to need a page the OS has not cached
+ * waits for the disk, and the next finds it cached; in turns, each pays that as often.
+ *
  * A server that answered other kinds of request just before (searches before reads) re-optimizes
  * the code both share (node's HTTP parser and streams, fastify's routing and reply) for the next
  * ~1,000-3,000 requests: ~0.1-0.2 s of CPU once, on the main thread and V8's compiler threads,
  * then the same CPU per request as before. Enough warm-ups keep that one-time cost out of a
  * figure that is a steady-state cost per request.
  */
-export async function timeInterleaved(series: readonly Series[], n: number, warmups = 10): Promise<Timing[]> {
+export async function timeInterleaved(
+  series: readonly Series[],
+  n: number,
+  warmups = 10,
+  { turnAbout = false }: { readonly turnAbout?: boolean } = {},
+): Promise<Timing[]> {
   const pids = [...new Set(series.map((s) => s.pid))]
   await settle(pids.filter((pid) => pid !== process.pid))
   for (let i = 0; i < warmups; i++) for (const s of series) await s.run(n + i)
   const ms = series.map((): number[] => [])
   const before = new Map(pids.map((pid) => [pid, cpuSeconds(pid)]))
+  const forward = [...series.entries()]
+  const backward = [...forward].reverse()
   for (let i = 0; i < n; i++)
-    for (const [k, s] of series.entries()) {
+    // With turnAbout, every other round runs the series last to first: series that read the
+    // same file take turns at reading its pages first, from disk, where the OS cache lacks them.
+    for (const [k, s] of turnAbout && i % 2 === 1 ? backward : forward) {
       const start = performance.now()
       await s.run(i)
       ms[k]?.push(performance.now() - start)

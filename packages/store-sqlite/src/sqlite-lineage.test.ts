@@ -13,6 +13,7 @@ import type { LineageQuery } from '@catalog/store'
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { SqliteLineage } from './sqlite-lineage.js'
+import { LineageMemo, MEMO_SLOTS, MEMO_URN_BYTES } from './sqlite-lineage-memo.js'
 import { openStoreSchema } from './sqlite-schema.js'
 
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`
@@ -195,4 +196,64 @@ t.test('an edge type to an entity type the store held none of is read once one i
     [job, ds('up')],
     'the first job, written by another connection, counts at the next walk',
   )
+})
+
+t.test('entities whose ids share a slot of the memo are each known for what they are', async (t) => {
+  // b and c (ids 7 and 7 + MEMO_SLOTS) share a slot; c is soft-deleted. Met in the same block of
+  // rows, learning c must not make b unknown, nor b's state c's.
+  const { db, file } = storeFile(t, [])
+  const ids = db.prepare('INSERT INTO urns (id, urn) VALUES (?, ?)')
+  ids.run(1, ds('a'))
+  ids.run(7, ds('b'))
+  ids.run(7 + MEMO_SLOTS, ds('c'))
+  ids.run(7 + 2 * MEMO_SLOTS, ds('d'))
+  const edge = db.prepare(
+    "INSERT INTO edges (source, type, destination, aspect) VALUES (?, 'DownstreamOf', ?, 'upstreamLineage')",
+  )
+  for (const child of ['b', 'c', 'd']) edge.run(ds(child), ds('a'))
+  status(db, ds('c'), true)
+  const reader = new Database(file, { readonly: true })
+  t.teardown(() => reader.close())
+  const walk = new SqliteLineage(reader)
+  for (const round of ['first walk', 'again, from what the memo kept'])
+    t.same(await entities(walk, { urn: ds('a') }), [ds('b'), ds('d')], round)
+  t.same(
+    await entities(walk, { urn: ds('a'), includeSoftDeleted: true }),
+    [ds('b'), ds('c'), ds('d')],
+    'with soft-deleted entities',
+  )
+  // A walk from c (in the memo's slot now, or not) reaches a through its edge.
+  t.same(await entities(walk, { urn: ds('c'), direction: 'UPSTREAM' }), [ds('a')])
+})
+
+t.test('the memo remembers at most its slots, and forgets all at a change of the store', async (t) => {
+  const { db } = storeFile(t, [[ds('b'), ds('a')]])
+  const memo = new LineageMemo(db)
+  memo.sync(ds('a'))
+  memo.learn(3, ds('x'), true)
+  t.same([memo.urn(3), memo.isRemoved(3)], [ds('x'), true])
+  memo.learn(3 + MEMO_SLOTS, ds('y'), false)
+  t.same([memo.urn(3), memo.isRemoved(3)], [undefined, false], 'replaced by the entity of the same slot')
+  t.same([memo.urn(3 + MEMO_SLOTS), memo.isRemoved(3 + MEMO_SLOTS)], [ds('y'), false])
+  t.same(memo.sync(ds('a')).changed, false)
+  t.equal(memo.urn(3 + MEMO_SLOTS), ds('y'), 'kept while the store does not change')
+  status(db, ds('b'), true)
+  t.same(memo.sync(ds('a')).changed, true)
+  t.equal(memo.urn(3 + MEMO_SLOTS), undefined, 'forgotten after a write')
+})
+
+t.test('the memo keeps URNs of any characters, and leaves out those longer than a slot', async (t) => {
+  const { db } = storeFile(t, [[ds('b'), ds('a')]])
+  const memo = new LineageMemo(db)
+  memo.sync(ds('a'))
+  const unicode = ds('données_été_\u{1F600}')
+  memo.learn(5, unicode, false)
+  t.equal(memo.urn(5), unicode)
+  memo.learn(6, '', false)
+  t.same([memo.knows(6), memo.urn(6)], [true, ''], 'no such entity is known too')
+  const long = ds('x'.repeat(MEMO_URN_BYTES))
+  memo.learn(7, long, true)
+  t.same([memo.knows(7), memo.urn(7), memo.isRemoved(7)], [false, undefined, false], 'too long: read again')
+  memo.learn(5, ds('\u00e9'.repeat(MEMO_URN_BYTES / 2)), false)
+  t.equal(memo.knows(5), false, 'a URN that no longer fits forgets the one it replaced')
 })

@@ -207,7 +207,8 @@ export class SqliteLineage {
   /**
    * Takes a block of edge rows into `level`, in order: first the URN and soft-deleted state of
    * every far entity not met before, in one query; then each row. True once `limit` entities
-   * were found (the rows after that one are left).
+   * were found (the rows after that one are left). What the query told is remembered after the
+   * rows are taken: an entity learnt may take the memo's slot of another one of the same block.
    */
   private absorb(
     walk: Walk,
@@ -219,22 +220,43 @@ export class SqliteLineage {
     const { memo } = this
     const { seen } = walk
     const unknown: number[] = []
-    for (const row of block) if (!seen.has(row[2]) && memo.urn(row[2]) === undefined) unknown.push(row[2])
+    for (const row of block) if (!seen.has(row[2]) && !memo.knows(row[2])) unknown.push(row[2])
+    // URN (`''`: no such entity) and soft-deleted state of the far entities the memo did not know.
+    let fresh: Map<number, EntityRow> | undefined
     if (unknown.length > 0) {
+      fresh = new Map()
       // In id order: the order of the tables they are read from.
       unknown.sort((a, b) => a - b)
-      for (const [id, urn, removed] of this.steps.entities.all(JSON.stringify(unknown)) as EntityRow[])
-        memo.learn(id, urn, removed === 1)
+      for (const row of this.steps.entities.all(JSON.stringify(unknown)) as EntityRow[])
+        fresh.set(row[0], row)
       // Ids without a URN row: no such entity.
-      for (const id of unknown) if (memo.urn(id) === undefined) memo.learn(id, '', false)
+      for (const id of unknown) if (!fresh.has(id)) fresh.set(id, [id, '', 0])
     }
+    const done = this.take(walk, block, near, level, limit, fresh)
+    if (fresh) for (const [id, urn, removed] of fresh.values()) memo.learn(id, urn, removed === 1)
+    return done
+  }
+
+  /** The rows of {@link absorb}, with its far entities known (in `fresh` or the memo). */
+  private take(
+    walk: Walk,
+    block: readonly StepRow[],
+    near: NearPlan,
+    level: Map<number, Candidate>,
+    limit: number,
+    fresh: ReadonlyMap<number, EntityRow> | undefined,
+  ): boolean {
+    const { memo } = this
+    const { seen } = walk
     const skipRemoved = !walk.q.includeSoftDeleted
     for (const [nearId, type, far, out] of block) {
-      if (seen.has(far) || (skipRemoved && memo.isRemoved(far))) continue
+      if (seen.has(far)) continue
+      const learnt = fresh?.get(far)
+      if (skipRemoved && (learnt ? learnt[2] === 1 : memo.isRemoved(far))) continue
       const current = level.get(far)
       const accepts = out === 1 ? near.acceptsOut : near.acceptsIn
       if (current === undefined) {
-        const urn = memo.urn(far) as string
+        const urn = learnt ? learnt[1] : (memo.urn(far) as string)
         // An id with no URN row (no such entity) is never reached.
         if (urn === '') continue
         const entityType = entityTypeOf(urn)

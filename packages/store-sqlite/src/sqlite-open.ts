@@ -42,7 +42,10 @@ export function openStoreFile(options: OpenStoreFileOptions): OpenStoreFile {
     // the commit itself.
     db.pragma(`synchronous = ${wal || options.durability === 'normal' ? 'NORMAL' : 'FULL'}`)
     db.pragma('busy_timeout = 5000')
-    db.pragma('cache_size = -16000')
+    // 4 MB of page cache: at a million datasets the store is ~4 GB and reads land on random
+    // pages, so a larger cache holds hardly more of what the next read needs (a lineage walk's
+    // CPU was the same at 4 and 16 MB), and a full 16 MB cache is 12 MB more resident memory.
+    db.pragma('cache_size = -4000')
     openStoreSchema(db, options.onMigrate)
     return { db, wal }
   } catch (err) {

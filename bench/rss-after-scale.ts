@@ -1,0 +1,277 @@
+/**
+ * `node --import tsx bench/rss-after-scale.ts <data dir>`: the scale benchmark's requests to the
+ * catalog alone (no baselines, no restarts), then its resident memory, for builds or node flags
+ * side by side. Each variant (BENCH_RSS_VARIANTS, `;`-separated, each `<repo copy with a built
+ * dist/>` or `<repo copy>|<extra node flags>`) is started in turn, BENCH_RSS_ROUNDS times
+ * (default 3): A B A B ..., so the machine's load weighs on all alike. Each run sends what the
+ * scale benchmark sends to the catalog (the searches of every kind, 2,009 `entitiesV2` reads,
+ * 2,009 `/relationships` reads, 2,000 warm-up getLineage POSTs then 420 at each of 1, 3 and 5
+ * hops, the same datasets in the same order), waits a second as the benchmark does, and prints
+ * RSS (anonymous and files), every thread's V8 heap (`fixtures/thread-probe.cjs`), the server's CPU
+ * per request of each phase (every thread, /proc) and the getLineage p95 per hop. At the end:
+ * medians per variant. With BENCH_RSS_SNAPSHOT=1 the main thread's heap is written
+ * (`--heapsnapshot-signal`) and summed by constructor.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { Running } from '../test/helpers/spawn.js'
+import { cpuSeconds, fmt, percentile } from './lib.js'
+import { pick } from './lineage-scale.js'
+import { send } from './scale-http.js'
+import { scaleKinds } from './scale-kinds.js'
+import { searchBody, warm } from './scale-search.js'
+
+const dataDir = process.argv[2]
+if (!dataDir) throw new Error('usage: node --import tsx bench/rss-after-scale.ts <data dir>')
+const N = Number(process.env.BENCH_ENTITIES ?? 1_000_000)
+const ROUNDS = Number(process.env.BENCH_RSS_ROUNDS ?? 3)
+const SNAPSHOT = process.env.BENCH_RSS_SNAPSHOT === '1'
+const PROBE = join(import.meta.dirname, 'fixtures', 'thread-probe.cjs')
+const enc = encodeURIComponent
+
+interface Probe {
+  readonly threadId: number
+  readonly main: boolean
+  readonly totalMb: number
+  readonly usedMb: number
+  readonly spaces: Record<string, number>
+}
+
+/** Starts the bundle of the repo copy `root` with its own server flags plus `extra`. */
+async function start(root: string, extra: string[], probeDir: string, cwd: string): Promise<Running> {
+  const flags = (
+    (await import(pathToFileURL(join(root, 'scripts', 'server-node-flags.mjs')).href)) as {
+      SERVER_NODE_FLAGS: string[]
+    }
+  ).SERVER_NODE_FLAGS
+  const child = spawn(
+    process.execPath,
+    [
+      ...flags,
+      ...extra,
+      ...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []),
+      join(root, 'scripts', 'start.mjs'),
+    ],
+    {
+      cwd,
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        CATALOG_DATA_DIR: dataDir as string,
+        CATALOG_AUTH: 'off',
+        CATALOG_LOG_LEVEL: 'info',
+        BENCH_THREAD_PROBE: probeDir,
+        NODE_OPTIONS: `--require ${PROBE}`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  let output = ''
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /"url":"(http:\/\/localhost:\d+)"/.exec(output)
+      if (!match?.[1]) return
+      child.stdout?.removeAllListeners('data')
+      child.stdout?.resume()
+      resolve({
+        url: match[1].replace('localhost', '127.0.0.1'),
+        child,
+        output: () => output,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done()
+            child.once('exit', () => done())
+            child.kill('SIGTERM')
+          }),
+      })
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', (c: Buffer) => {
+      output += c.toString()
+    })
+    child.once('exit', (code) => reject(new Error(`${root} exited with ${code}:\n${output}`)))
+  })
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+interface Outcome {
+  rss: number
+  anon: number
+  main: number
+  mainUsed: number
+  workers: number
+  cpu: Record<string, number>
+  p95: Record<string, number>
+}
+
+async function run(variant: string): Promise<Outcome> {
+  const [root, flagText] = variant.split('|') as [string, string | undefined]
+  const extra = flagText ? flagText.split(' ').filter(Boolean) : []
+  const probeDir = mkdtempSync(join(tmpdir(), 'lineage-rss-probe-'))
+  const app = await start(root, extra, probeDir, probeDir)
+  const pid = app.child.pid as number
+  const cpu: Record<string, number> = {}
+  const p95: Record<string, number> = {}
+  const phase = async (name: string, calls: number, body: () => Promise<void>) => {
+    const before = cpuSeconds(pid)
+    await body()
+    cpu[name] = ((cpuSeconds(pid) - before) * 1e6) / calls
+  }
+  try {
+    await warm(app.url)
+    let searches = 0
+    await phase('search', 1, async () => {
+      for (const kind of scaleKinds)
+        for (let i = 0; i < kind.inputs.length + 210; i++) {
+          const input = kind.inputs[i % kind.inputs.length] as string
+          await send(`${app.url}/entities?action=${kind.action}`, searchBody(kind, input))
+          searches++
+        }
+    })
+    cpu.search = (cpu.search as number) / searches
+    // As the scale benchmark orders them: 9 first, 1,000 warm-ups (i ≥ 1,000), 1,000 timed.
+    const order = [
+      ...Array.from({ length: 9 }, (_, i) => i),
+      ...Array.from({ length: 2000 }, (_, i) => (i + 1000) % 2000),
+    ]
+    await phase('entitiesV2', order.length, async () => {
+      for (const i of order) await send(`${app.url}/entitiesV2/${enc(pick(N, i))}`)
+    })
+    await phase('relationships', order.length, async () => {
+      for (const i of order)
+        await send(
+          `${app.url}/relationships?direction=${i % 2 ? 'INCOMING' : 'OUTGOING'}&urn=${enc(pick(N, i))}&types=List(DownstreamOf)`,
+        )
+    })
+    const lineage = (i: number, hops: number, from = 0) =>
+      send(`${app.url}/relationships?action=getLineage`, {
+        urn: pick(N, from + i),
+        direction: i % 2 ? 'DOWNSTREAM' : 'UPSTREAM',
+        maxHops: hops,
+        start: 0,
+        count: 100,
+      })
+    await phase('lineage warm', 2000, async () => {
+      for (let i = 0; i < 2000; i++) await lineage(i, 1 + (i % 5), Math.floor(N / 2))
+    })
+    for (const hops of [1, 3, 5]) {
+      const ms: number[] = []
+      await phase(`lineage ${hops}`, 200, async () => {
+        for (let i = 0; i < 200; i += 10) await lineage(i, hops)
+        for (let i = 200; i < 400; i++) await lineage(i, hops)
+        for (let i = 0; i < 200; i++) {
+          const t = performance.now()
+          await lineage(i, hops)
+          ms.push(performance.now() - t)
+        }
+      })
+      // The phase's CPU is over 420 requests.
+      cpu[`lineage ${hops}`] = ((cpu[`lineage ${hops}`] as number) * 200) / 420
+      p95[`lineage ${hops}`] = percentile(ms, 95)
+    }
+    await sleep(1000)
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1]) / 1024
+    const probes = readdirSync(probeDir)
+      .filter((f) => f.startsWith(`${pid}-`) && f.endsWith('.json'))
+      .map((f) => JSON.parse(readFileSync(join(probeDir, f), 'utf8')) as Probe)
+    const main = probes.find((p) => p.main)
+    const out: Outcome = {
+      rss: kb('VmRSS'),
+      anon: kb('RssAnon'),
+      main: main?.totalMb ?? 0,
+      mainUsed: main?.usedMb ?? 0,
+      workers: probes.filter((p) => !p.main).reduce((s, p) => s + p.totalMb, 0),
+      cpu,
+      p95,
+    }
+    process.stdout.write(
+      `${variant}: RSS ${fmt(out.rss)} MB (anonymous ${fmt(out.anon)}); main heap ${out.main} MB (used ${out.mainUsed}; ${JSON.stringify(main?.spaces)}), workers ${probes
+        .filter((p) => !p.main)
+        .map((p) => `${p.totalMb}`)
+        .join(' + ')} MB; CPU µs/request ${Object.entries(cpu)
+        .map(([k, v]) => `${k} ${fmt(v)}`)
+        .join(', ')}; lineage p95 ms ${Object.entries(p95)
+        .map(([k, v]) => `${k} ${fmt(v, 2)}`)
+        .join(', ')}\n`,
+    )
+    if (SNAPSHOT) await snapshot(pid, probeDir)
+    return out
+  } finally {
+    await app.stop()
+    rmSync(probeDir, { recursive: true, force: true })
+  }
+}
+
+/** Writes the main thread's heap (SIGUSR2) and prints the constructors holding the most. */
+async function snapshot(pid: number, dir: string): Promise<void> {
+  process.kill(pid, 'SIGUSR2')
+  let file: string | undefined
+  for (let i = 0; i < 600 && !file; i++) {
+    await sleep(500)
+    file = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot'))
+  }
+  // Written when its size stops changing for 3 s.
+  for (let size = -1, still = 0; file && still < 3; ) {
+    await sleep(1000)
+    const now = statSync(join(dir, file)).size
+    still = now === size && now > 0 ? still + 1 : 0
+    size = now
+  }
+  if (!file) return
+  const snap = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }
+    nodes: number[]
+    strings: string[]
+  }
+  const fields = snap.snapshot.meta.node_fields
+  const width = fields.length
+  const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f)) as [
+    number,
+    number,
+    number,
+  ]
+  const types = snap.snapshot.meta.node_types[0]
+  const sums = new Map<string, { n: number; bytes: number }>()
+  for (let i = 0; i < snap.nodes.length; i += width) {
+    const type = types[snap.nodes[i + typeAt] as number] as string
+    const name =
+      type === 'object' || type === 'closure'
+        ? (snap.strings[snap.nodes[i + nameAt] as number] as string)
+        : ''
+    const key = `${type} ${name.slice(0, 60)}`
+    const s = sums.get(key) ?? { n: 0, bytes: 0 }
+    s.n++
+    s.bytes += snap.nodes[i + sizeAt] as number
+    sums.set(key, s)
+  }
+  const top = [...sums].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 30)
+  for (const [k, s] of top) process.stdout.write(`  ${fmt(s.bytes / 1048576, 2)} MB  ${fmt(s.n)}  ${k}\n`)
+}
+
+const variants = (process.env.BENCH_RSS_VARIANTS ?? process.cwd()).split(';')
+const results = new Map<string, Outcome[]>(variants.map((v) => [v, []]))
+for (let r = 0; r < ROUNDS; r++)
+  for (const v of variants) {
+    process.stdout.write(
+      `round ${r + 1}, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`,
+    )
+    results.get(v)?.push(await run(v))
+  }
+const med = (xs: number[]) => percentile([...xs], 50)
+for (const [v, outs] of results) {
+  const keys = Object.keys(outs[0]?.cpu ?? {})
+  process.stdout.write(
+    `median ${v}: RSS ${fmt(med(outs.map((o) => o.rss)))} MB (anonymous ${fmt(med(outs.map((o) => o.anon)))}), main heap ${fmt(med(outs.map((o) => o.main)), 1)} MB, workers ${fmt(med(outs.map((o) => o.workers)), 1)} MB; CPU µs ${keys
+      .map((k) => `${k} ${fmt(med(outs.map((o) => o.cpu[k] as number)))}`)
+      .join(', ')}; p95 ms ${['lineage 1', 'lineage 3', 'lineage 5']
+      .map((k) => `${k} ${fmt(med(outs.map((o) => o.p95[k] as number)), 2)}`)
+      .join(', ')}\n`,
+  )
+}
