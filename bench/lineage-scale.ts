@@ -92,7 +92,7 @@ export async function lineageRows(o: LineageBenchOptions): Promise<Row[]> {
   const rows: Row[] = []
   const db = new Database(o.storeFile, { readonly: true })
   // The page cache the catalog's own store connection has (sqlite-open.ts).
-  db.pragma('cache_size = -4000')
+  db.pragma('cache_size = -16000')
   try {
     const edges = lineageEdgeSpecs(new Registry())
     const raw = rawLineage(db, edges)

@@ -22,7 +22,7 @@ const suites: Record<string, () => Promise<string[]>> = {
   scale: scaleBench,
   search: searchBench,
 }
-/** `scale` (a million datasets by default, ~45 min) runs only when named. */
+/** `scale` (a million datasets by default, ~15 min on 2 cores) runs only when named. */
 const DEFAULT = Object.keys(suites).filter((name) => name !== 'scale')
 const wanted = process.argv.slice(2)
 const names = wanted.length > 0 ? wanted : DEFAULT

@@ -42,10 +42,10 @@ export function openStoreFile(options: OpenStoreFileOptions): OpenStoreFile {
     // the commit itself.
     db.pragma(`synchronous = ${wal || options.durability === 'normal' ? 'NORMAL' : 'FULL'}`)
     db.pragma('busy_timeout = 5000')
-    // 4 MB of page cache: at a million datasets the store is ~4 GB and reads land on random
-    // pages, so a larger cache holds hardly more of what the next read needs (a lineage walk's
-    // CPU was the same at 4 and 16 MB), and a full 16 MB cache is 12 MB more resident memory.
-    db.pragma('cache_size = -4000')
+    // 16 MB of page cache. 4 MB was measured at a million datasets (2026-11-26): RSS after the
+    // scale benchmark's queries within the runs' spread (-11 MB in one set of 5 pairs, none in
+    // another), but `entitiesV2` took 8-10 % more CPU per cold read in both sets.
+    db.pragma('cache_size = -16000')
     openStoreSchema(db, options.onMigrate)
     return { db, wal }
   } catch (err) {
