@@ -11,27 +11,13 @@
 import { canonicalJson, Registry } from '@catalog/core'
 import type { Proposal } from '../apps/metadata-service/src/schemas/ingest.js'
 import { BatchBuilder } from '../apps/metadata-service/src/services/batch-builder.js'
+import { benchProposal as proposal } from './ingest-proposal.js'
 
 const BATCH = 100
 const ROUNDS = Number(process.argv[2] ?? 3_000)
 const WARM_UP_ROUNDS = 2_000
 
 const registry = new Registry()
-const urn = (i: number) =>
-  `urn:li:dataset:(urn:li:dataPlatform:hive,bench_db.schema_${i % 97}.table_${i},PROD)`
-const proposal = (i: number): Proposal => ({
-  entityType: 'dataset',
-  entityUrn: urn(i),
-  changeType: 'UPSERT',
-  aspectName: 'datasetProperties',
-  aspect: {
-    value: JSON.stringify({
-      description: `Table ${i} holds the daily snapshot of orders for region ${i % 13}`,
-      customProperties: { owner_team: `team-${i % 17}` },
-    }),
-    contentType: 'application/json',
-  },
-})
 
 let next = 0
 /** Characters made, so that nothing is optimized away. */

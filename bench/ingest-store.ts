@@ -14,28 +14,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Registry, ROOT_ACTOR } from '@catalog/core'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
-import type { Proposal } from '../apps/metadata-service/src/schemas/ingest.js'
 import { IngestService } from '../apps/metadata-service/src/services/ingest-service.js'
+import { benchProposal as proposal } from './ingest-proposal.js'
 
 const SECONDS = Number(process.argv[2] ?? 6)
 /** How long a noted write waits before the change log is read back (as the search sync's). */
 const READ_BACK_DELAY_MS = 10
-
-const urn = (i: number) =>
-  `urn:li:dataset:(urn:li:dataPlatform:hive,bench_db.schema_${i % 97}.table_${i},PROD)`
-const proposal = (i: number): Proposal => ({
-  entityType: 'dataset',
-  entityUrn: urn(i),
-  changeType: 'UPSERT',
-  aspectName: 'datasetProperties',
-  aspect: {
-    value: JSON.stringify({
-      description: `Table ${i} holds the daily snapshot of orders for region ${i % 13}`,
-      customProperties: { owner_team: `team-${i % 17}` },
-    }),
-    contentType: 'application/json',
-  },
-})
 
 /** CPU ms of this thread (the event loop), from /proc (Linux). */
 function mainThreadMs(): number {

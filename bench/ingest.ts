@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startApp, startBundled } from '../test/helpers/spawn.js'
+import { benchProposal as proposal } from './ingest-proposal.js'
 import { fmt, load, report, rssMb } from './lib.js'
 import { allUs, cpuMs, perUnit } from './process-cpu.js'
 import { IngestRows, rawInsertRate } from './raw-insert-baseline.js'
@@ -16,21 +17,6 @@ import { IngestRows, rawInsertRate } from './raw-insert-baseline.js'
 const SCALE = Number(process.env.BENCH_SCALE ?? 1)
 const DURATION = Math.max(3, Math.round(10 * SCALE))
 const BATCH = 100
-
-const urn = (i: number) =>
-  `urn:li:dataset:(urn:li:dataPlatform:hive,bench_db.schema_${i % 97}.table_${i},PROD)`
-const props = (i: number) =>
-  JSON.stringify({
-    description: `Table ${i} holds the daily snapshot of orders for region ${i % 13}`,
-    customProperties: { owner_team: `team-${i % 17}` },
-  })
-const proposal = (i: number, aspectName = 'datasetProperties', value = props(i)) => ({
-  entityType: 'dataset',
-  entityUrn: urn(i),
-  changeType: 'UPSERT',
-  aspectName,
-  aspect: { value, contentType: 'application/json' },
-})
 
 export async function ingestBench(): Promise<string[]> {
   const lines: string[] = []

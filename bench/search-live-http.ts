@@ -13,6 +13,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { benchProposal as proposal } from './ingest-proposal.js'
 import { fmt, load } from './lib.js'
 import { cpuMs } from './process-cpu.js'
 
@@ -23,21 +24,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
 const PORT = Number(process.env.BENCH_PORT ?? 19150)
 const BATCH = process.env.BENCH_KIND === 'batch' ? 100 : 0
 
-const urn = (i: number) =>
-  `urn:li:dataset:(urn:li:dataPlatform:hive,bench_db.schema_${i % 97}.table_${i},PROD)`
-const proposal = (i: number) => ({
-  entityType: 'dataset',
-  entityUrn: urn(i),
-  changeType: 'UPSERT',
-  aspectName: 'datasetProperties',
-  aspect: {
-    value: JSON.stringify({
-      description: `Table ${i} holds the daily snapshot of orders for region ${i % 13}`,
-      customProperties: { owner_team: `team-${i % 17}` },
-    }),
-    contentType: 'application/json',
-  },
-})
 /** The n-th request's body: one proposal, or BATCH of them. */
 const body = (n: number) =>
   JSON.stringify(
