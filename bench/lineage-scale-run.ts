@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import type { Running } from '../test/helpers/spawn.js'
+import { type Running, whenListening } from '../test/helpers/spawn.js'
 import { lineageRows, type Target } from './lineage-scale.js'
 import { loadScaleData } from './scale-load.js'
 import { startCatalog } from './scale-system.js'
@@ -27,35 +27,7 @@ function startBundleAt(dir: string, dataDir: string): Promise<Running> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  let output = ''
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`${dir} did not start:\n${output}`))
-    }, 600_000)
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-    })
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /"url":"(http:\/\/localhost:\d+)"/.exec(output)
-      if (!match?.[1]) return
-      clearTimeout(timer)
-      child.stdout?.removeAllListeners('data')
-      child.stdout?.resume()
-      resolve({
-        url: match[1].replace('localhost', '127.0.0.1'),
-        child,
-        output: () => output,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done()
-            child.once('exit', () => done())
-            child.kill('SIGTERM')
-          }),
-      })
-    })
-  })
+  return whenListening(child, dir, 600_000, false)
 }
 
 const target = (r: Running): Target => ({ url: r.url, pid: r.child.pid as number })

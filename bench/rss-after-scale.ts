@@ -17,7 +17,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Running } from '../test/helpers/spawn.js'
+import { type Running, whenListening } from '../test/helpers/spawn.js'
 import { cpuSeconds, fmt, percentile } from './lib.js'
 import { pick } from './lineage-scale.js'
 import { send } from './scale-http.js'
@@ -70,32 +70,7 @@ async function start(root: string, extra: string[], probeDir: string, cwd: strin
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   )
-  let output = ''
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /"url":"(http:\/\/localhost:\d+)"/.exec(output)
-      if (!match?.[1]) return
-      child.stdout?.removeAllListeners('data')
-      child.stdout?.resume()
-      resolve({
-        url: match[1].replace('localhost', '127.0.0.1'),
-        child,
-        output: () => output,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done()
-            child.once('exit', () => done())
-            child.kill('SIGTERM')
-          }),
-      })
-    }
-    child.stdout?.on('data', onData)
-    child.stderr?.on('data', (c: Buffer) => {
-      output += c.toString()
-    })
-    child.once('exit', (code) => reject(new Error(`${root} exited with ${code}:\n${output}`)))
-  })
+  return whenListening(child, root, 600_000, false)
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

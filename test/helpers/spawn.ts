@@ -82,6 +82,20 @@ function startProcess(
     env: { ...process.env, CATALOG_LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  return whenListening(child, entry, timeoutMs)
+}
+
+/**
+ * Resolves once `child`, a catalog server, logs the URL it listens on; rejects if it exits
+ * before, or (killing it) after `timeoutMs`. With `keepOutput` false its output is no longer
+ * collected once it listens, only drained: a long benchmark run's logs are not kept.
+ */
+export function whenListening(
+  child: ChildProcess,
+  entry: string,
+  timeoutMs: number,
+  keepOutput = true,
+): Promise<Running> {
   let output = ''
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -91,21 +105,25 @@ function startProcess(
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
       const match = /"url":"(http:\/\/localhost:\d+)"/.exec(output)
-      if (match?.[1]) {
-        clearTimeout(timer)
-        const url = match[1].replace('localhost', '127.0.0.1')
-        resolve({
-          url,
-          child,
-          output: () => output,
-          stop: () =>
-            new Promise<void>((done) => {
-              if (child.exitCode !== null || child.signalCode !== null) return done()
-              child.once('exit', () => done())
-              child.kill('SIGTERM')
-            }),
-        })
+      if (!match?.[1]) return
+      clearTimeout(timer)
+      if (!keepOutput) {
+        for (const stream of [child.stdout, child.stderr]) {
+          stream?.removeListener('data', onData)
+          stream?.resume()
+        }
       }
+      resolve({
+        url: match[1].replace('localhost', '127.0.0.1'),
+        child,
+        output: () => output,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done()
+            child.once('exit', () => done())
+            child.kill('SIGTERM')
+          }),
+      })
     }
     child.stdout?.on('data', onData)
     child.stderr?.on('data', onData)
