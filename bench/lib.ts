@@ -96,6 +96,10 @@ export function percentile(values: number[], p: number): number {
   return values[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] as number
 }
 
+/** The middle value (the upper of the two middle ones for an even count), leaving `values` as it is. */
+export const median = (values: readonly number[]): number =>
+  [...values].sort((a, b) => a - b)[values.length >> 1] as number
+
 export const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 

@@ -13,7 +13,7 @@ import Database from 'better-sqlite3'
 import { lineageEdgeSpecs } from '../apps/metadata-service/src/services/lineage-service.js'
 import { SqliteLineage } from '../packages/store-sqlite/src/sqlite-lineage.js'
 import { fmt, percentile } from './lib.js'
-import { pick } from './lineage-scale.js'
+import { walkQuery } from './lineage-scale.js'
 
 const file = process.argv[2]
 const other = process.env.BENCH_OLD_WALK
@@ -38,17 +38,7 @@ const walks: Array<[string, Walk]> = [
   ['other', new Old(open())],
 ]
 const edges = lineageEdgeSpecs(new Registry())
-const query = (i: number, hops: number): LineageQuery => ({
-  urn: pick(N, i),
-  direction: i % 2 ? 'DOWNSTREAM' : 'UPSTREAM',
-  maxHops: hops,
-  start: 0,
-  count: 100,
-  edges,
-  maxNodes: 10_000,
-  timeBudgetMs: 2_000,
-  includeSoftDeleted: false,
-})
+const query = (i: number, hops: number) => walkQuery(N, i, hops, edges)
 for (const hops of [1, 3, 5]) {
   const means = new Map<string, number[]>(walks.map(([name]) => [name, []]))
   for (let round = 0; round < ROUNDS; round++) {

@@ -12,7 +12,7 @@
  * under `--cpu-prof` into that dir (a file per thread, named with the process id, printed).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { cpuSeconds, fmt, load } from './lib.js'
+import { cpuSeconds, fmt, load, median } from './lib.js'
 import { bareFastifyApp, kitApp } from './lineage-pipeline-server.js'
 
 const REQUESTS = Number(process.env.BENCH_PIPELINE_REQUESTS ?? 4_000)
@@ -72,7 +72,6 @@ interface Tally {
 }
 
 /** The median of some numbers (the rounds a burst of other work on the machine slowed count little). */
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number
 
 /** One round of requests to one server: its CPU and requests answered. */
 async function round(server: Server, tally: Tally): Promise<void> {

@@ -48,6 +48,29 @@ export const pick = (n: number, i: number) => datasetUrn((i * 7_919 + 104_729) %
 
 const direction = (i: number): LineageDirection => (i % 2 ? 'DOWNSTREAM' : 'UPSTREAM')
 
+/** The i-th getLineage request body of `hops` hops over `n` datasets. */
+export const lineageBody = (n: number, i: number, hops: number) => ({
+  urn: pick(n, i),
+  direction: direction(i),
+  maxHops: hops,
+  start: 0,
+  count: COUNT,
+})
+
+/** That request as the store's walk gets it, with the endpoint's default limits. */
+export const walkQuery = (
+  n: number,
+  i: number,
+  hops: number,
+  edges: LineageQuery['edges'],
+): LineageQuery => ({
+  ...lineageBody(n, i, hops),
+  edges,
+  maxNodes: 10_000,
+  timeBudgetMs: 2_000,
+  includeSoftDeleted: false,
+})
+
 interface Answer {
   readonly value: {
     readonly total: number
@@ -100,13 +123,7 @@ export async function lineageRows(o: LineageBenchOptions): Promise<Row[]> {
     await settle(o.catalog, o.n)
     if (o.before) await settle(o.before, o.n)
     for (const hops of [1, 3, 5]) {
-      const body = (i: number) => ({
-        urn: pick(o.n, i),
-        direction: direction(i),
-        maxHops: hops,
-        start: 0,
-        count: COUNT,
-      })
+      const body = (i: number) => lineageBody(o.n, i, hops)
       const endpoint = (t: Target) => `${t.url}/relationships?action=getLineage`
       const rawOf = (i: number) => raw(pick(o.n, i), direction(i) === 'UPSTREAM', hops, COUNT)
       const answers: string[] = []
@@ -154,14 +171,7 @@ export async function lineageRows(o: LineageBenchOptions): Promise<Row[]> {
       // The store's walk alone, on the same entities (the endpoint's limits are the defaults).
       const walkStarted = process.cpuUsage()
       for (let i = 0; i < o.samples; i++) {
-        const q: LineageQuery = {
-          ...body(i),
-          edges,
-          maxNodes: 10_000,
-          timeBudgetMs: 2_000,
-          includeSoftDeleted: false,
-        }
-        await walk.lineage(q)
+        await walk.lineage(walkQuery(o.n, i, hops, edges))
       }
       const walkCpu = process.cpuUsage(walkStarted)
       const rawUs = rawCpuUs / (o.samples + 10)

@@ -15,7 +15,7 @@ import { lineageEdgeSpecs } from '../apps/metadata-service/src/services/lineage-
 import { SqliteLineage } from '../packages/store-sqlite/src/sqlite-lineage.js'
 import { fmt, percentile } from './lib.js'
 import { rawLineage } from './lineage-raw.js'
-import { pick } from './lineage-scale.js'
+import { pick, walkQuery } from './lineage-scale.js'
 
 const file = process.argv[2]
 if (!file) throw new Error('usage: node --import tsx bench/lineage-walk-tail.ts <metadata.db>')
@@ -105,15 +105,5 @@ for (const hops of HOPS) {
 }
 
 function query(i: number, hops: number): LineageQuery {
-  return {
-    urn: pick(N, i),
-    direction: i % 2 ? 'DOWNSTREAM' : 'UPSTREAM',
-    maxHops: hops,
-    start: 0,
-    count: 100,
-    edges,
-    maxNodes: 10_000,
-    timeBudgetMs: 2_000,
-    includeSoftDeleted: false,
-  }
+  return walkQuery(N, i, hops, edges)
 }

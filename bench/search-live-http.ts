@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { benchProposal as proposal } from './ingest-proposal.js'
-import { fmt, load } from './lib.js'
+import { fmt, load, median } from './lib.js'
 import { cpuMs } from './process-cpu.js'
 
 const roots = process.argv.slice(2).map((r) => resolve(r))
@@ -128,7 +128,6 @@ async function measure(root: string, port: number, offset: number): Promise<Samp
   }
 }
 
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 const samples = roots.map(() => [] as Sample[])
 for (let round = 0; round < ROUNDS; round++)
   for (const [k, root] of roots.entries())

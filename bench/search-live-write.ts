@@ -22,7 +22,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Registry } from '@catalog/core'
-import { fmt } from './lib.js'
+import { fmt, median } from './lib.js'
 
 const sources = (process.argv.length > 2 ? process.argv.slice(2) : ['packages/search-sqlite/src']).map((s) =>
   resolve(s),
@@ -130,8 +130,6 @@ function updatePages(round: number): string[] {
   }
   return pages
 }
-
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
 const subjects: Subject[] = []
 try {

@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path'
 import { type ChangeLogEntry, Registry } from '@catalog/core'
 import { DocumentDeriver, type IndexChange, type SearchIndex, SearchSchema } from '@catalog/search'
 import { STAMP } from './import-data.js'
-import { fmt } from './lib.js'
+import { fmt, median } from './lib.js'
 import { datasetLines, datasetUrn } from './scale-data.js'
 
 const sources = (process.argv.length > 2 ? process.argv.slice(2) : ['packages/search-sqlite/src']).map((s) =>
@@ -106,8 +106,6 @@ async function timed(index: SearchIndex, writes: IndexChange[][]): Promise<numbe
   for (const changes of calls) await index.apply(changes, seq)
   return (cpuMicros() - start) / writes.length
 }
-
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
 const subjects: Subject[] = []
 try {
