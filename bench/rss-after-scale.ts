@@ -2,7 +2,8 @@
  * `node --import tsx bench/rss-after-scale.ts <data dir>`: the scale benchmark's requests to the
  * catalog alone (no baselines, no restarts), then its resident memory, for builds or node flags
  * side by side. Each variant (BENCH_RSS_VARIANTS, `;`-separated, each `<repo copy with a built
- * dist/>` or `<repo copy>|<extra node flags>`) is started in turn, BENCH_RSS_ROUNDS times
+ * dist/>`, `<repo copy>|<extra node flags>` or `<repo copy>|<flags>|NAME=value ...` for its
+ * environment) is started in turn, BENCH_RSS_ROUNDS times
  * (default 3): A B A B ..., so the machine's load weighs on all alike. Each run sends what the
  * scale benchmark sends to the catalog (the searches of every kind, 2,009 `entitiesV2` reads,
  * 2,009 `/relationships` reads, 2,000 warm-up getLineage POSTs then 420 at each of 1, 3 and 5
@@ -10,7 +11,9 @@
  * RSS (anonymous and files), every thread's V8 heap (`fixtures/thread-probe.cjs`), the server's CPU
  * per request of each phase (every thread, /proc) and the getLineage p95 per hop. At the end:
  * medians per variant. With BENCH_RSS_SNAPSHOT=1 the main thread's heap is written
- * (`--heapsnapshot-signal`) and summed by constructor.
+ * (`--heapsnapshot-signal`) and summed by constructor; with BENCH_RSS_SMAPS=1 the largest
+ * anonymous mappings are listed (malloc's arenas among them); BENCH_RSS_HOLD=<seconds> keeps the
+ * server up that long after, to look at from outside (gdb: `thread_arena` per thread).
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
@@ -41,7 +44,13 @@ interface Probe {
 }
 
 /** Starts the bundle of the repo copy `root` with its own server flags plus `extra`. */
-async function start(root: string, extra: string[], probeDir: string, cwd: string): Promise<Running> {
+async function start(
+  root: string,
+  extra: string[],
+  probeDir: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<Running> {
   const flags = (
     (await import(pathToFileURL(join(root, 'scripts', 'server-node-flags.mjs')).href)) as {
       SERVER_NODE_FLAGS: string[]
@@ -64,6 +73,7 @@ async function start(root: string, extra: string[], probeDir: string, cwd: strin
         CATALOG_DATA_DIR: dataDir as string,
         CATALOG_AUTH: 'off',
         CATALOG_LOG_LEVEL: 'info',
+        ...env,
         BENCH_THREAD_PROBE: probeDir,
         NODE_OPTIONS: `--require ${PROBE}`,
       },
@@ -86,10 +96,17 @@ interface Outcome {
 }
 
 async function run(variant: string): Promise<Outcome> {
-  const [root, flagText] = variant.split('|') as [string, string | undefined]
+  const [root, flagText, envText] = variant.split('|') as [string, string | undefined, string | undefined]
+  // A third part sets the server's environment: `NAME=value NAME=value`.
+  const env = Object.fromEntries(
+    (envText ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  )
   const extra = flagText ? flagText.split(' ').filter(Boolean) : []
   const probeDir = mkdtempSync(join(tmpdir(), 'lineage-rss-probe-'))
-  const app = await start(root, extra, probeDir, probeDir)
+  const app = await start(root, extra, probeDir, probeDir, env)
   const pid = app.child.pid as number
   const cpu: Record<string, number> = {}
   const p95: Record<string, number> = {}
@@ -177,11 +194,47 @@ async function run(variant: string): Promise<Outcome> {
         .join(', ')}\n`,
     )
     if (SNAPSHOT) await snapshot(pid, probeDir)
+    if (process.env.BENCH_RSS_SMAPS === '1') printSmaps(pid)
+    // BENCH_RSS_HOLD=<seconds>: the server stays up that long after, for a look from outside.
+    if (process.env.BENCH_RSS_HOLD) {
+      process.stdout.write(`  holding pid ${pid} for ${process.env.BENCH_RSS_HOLD} s\n`)
+      await sleep(Number(process.env.BENCH_RSS_HOLD) * 1000)
+    }
     return out
   } finally {
     await app.stop()
     rmSync(probeDir, { recursive: true, force: true })
   }
+}
+
+/**
+ * The process's resident anonymous memory by mapping, largest first (BENCH_RSS_SMAPS=1): malloc's
+ * arenas show as mappings of up to 64 MB, V8's heap as many of 256 KB, the main arena as [heap].
+ */
+function printSmaps(pid: number): void {
+  const maps: Array<{ head: string; size: number; anon: number }> = []
+  let cur: { head: string; size: number; anon: number } | undefined
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) {
+      cur = { head: line, size: 0, anon: 0 }
+      maps.push(cur)
+    } else if (cur) {
+      const m = /^(Size|Anonymous):\s+(\d+) kB/.exec(line)
+      if (m?.[1] === 'Size') cur.size = Number(m[2])
+      else if (m?.[1] === 'Anonymous') cur.anon = Number(m[2])
+    }
+  }
+  const small = maps.filter((m) => m.size <= 1024 && m.anon > 0)
+  process.stdout.write(
+    `  anonymous in mappings of <= 1 MB (V8 pages and the like): ${fmt(small.reduce((s, m) => s + m.anon, 0) / 1024, 1)} MB in ${small.length}\n`,
+  )
+  for (const m of maps
+    .filter((m) => m.size > 1024 && m.anon > 512)
+    .sort((a, b) => b.anon - a.anon)
+    .slice(0, 25))
+    process.stdout.write(
+      `  ${fmt(m.anon / 1024, 1)} MB anonymous of ${fmt(m.size / 1024, 1)} MB  ${m.head.split(/\s+/).slice(5).join(' ') || '(anon)'} ${m.head.split(' ')[0]}\n`,
+    )
 }
 
 /** Writes the main thread's heap (SIGUSR2) and prints the constructors holding the most. */

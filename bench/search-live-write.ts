@@ -1,7 +1,7 @@
 /**
  * `node --import tsx bench/search-live-write.ts [src...]`: what the live search indexing path
  * costs per written dataset, measured as the search worker runs it: change-log entries as JSON
- * text (as the store's `changesJson` writes them, system metadata included) -> `applyLogText`
+ * text (as the store's `changesJson` writes them: no audit stamp or system metadata) -> `applyLogText`
  * (parse, derive, write the documents' rows, commit with the cursor), here on this thread so that
  * the process's CPU is the indexing's own. Three kinds of calls, on an index already holding
  * BENCH_ENTITIES datasets (default 20,000), written the same way:
@@ -44,8 +44,6 @@ const props = (i: number, k = 0) => ({
   description: `Table ${i} holds the daily snapshot of orders for region ${i % 13}${k ? ` (rev ${k})` : ''}`,
   customProperties: { owner_team: `team-${i % 17}` },
 })
-const created = { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }
-const system = (k: number) => ({ lastObserved: created.time + k, runId: 'no-run-id-provided' })
 
 let seq = 0
 /** One change-log entry's JSON text, as the store writes it. */
@@ -57,8 +55,6 @@ const entry = (u: string, aspect: string, value: unknown) =>
     aspect,
     change: 'UPSERT',
     value,
-    created,
-    systemMetadata: system(seq),
   })
 
 /** The entries of a new dataset `i` as `ingestProposal` writes them: its default aspects, then its aspect. */

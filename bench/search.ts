@@ -322,14 +322,13 @@ export async function searchBench(): Promise<string[]> {
           await trivial.stop()
         }
       }
-      const served = JSON.parse(await (await fetch(`${catalog.url}/internal/search/stats`)).text()) as {
-        memoryBytes: number
-        diskBytes: number
-      }
+      // The public gateway hides /internal/* (the index's own figures), so the size on disk is read
+      // from the file the catalog serves, through this process's reader of it.
+      const served = await raw.stats()
       const rss = rssMb(catalog.child.pid as number)
       line(
         lines,
-        `catalog (npm start) resident memory after the queries: ${fmt(rss)} MB (target < 500 MB: ${rss < 500 ? 'met' : 'NOT met'}); its index in memory ≈ ${fmt(served.memoryBytes / 1e6, 1)} MB, on disk ${fmt(served.diskBytes / 1e6, 1)} MB`,
+        `catalog (npm start) resident memory after the queries: ${fmt(rss)} MB (target < 500 MB: ${rss < 500 ? 'met' : 'NOT met'}); its index on disk ${fmt(served.diskBytes / 1e6, 1)} MB`,
       )
     } finally {
       await raw.close()

@@ -22,7 +22,7 @@ t.test('Dockerfile: Node 24 LTS, node as the entry point, exec form', async (t) 
   const entry = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(dockerfile)?.[1]
   t.same(
     JSON.parse(entry ?? 'null'),
-    ['node', '--max-semi-space-size=8', 'infra/app.mjs'],
+    ['node', '--max-semi-space-size=8', '--heap-growing-percent=50', 'infra/app.mjs'],
     'node runs the app, not npm, with the server flags npm start gives',
   )
   const cmd = JSON.parse(/^CMD\s+(\[.*\])\s*$/m.exec(dockerfile)?.[1] ?? 'null') as string[]

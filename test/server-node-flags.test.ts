@@ -15,8 +15,8 @@ const flags = (await import(pathToFileURL(join(ROOT, 'scripts', 'server-node-fla
   SERVER_NODE_FLAGS: string[]
 }
 
-t.test('the flags hold the main thread young generation to 8 MB semi-spaces', async (t) => {
-  t.same(flags.SERVER_NODE_FLAGS, ['--max-semi-space-size=8'])
+t.test('the flags: 8 MB semi-spaces on the main thread, heaps grown by half their live size', async (t) => {
+  t.same(flags.SERVER_NODE_FLAGS, ['--max-semi-space-size=8', '--heap-growing-percent=50'])
 })
 
 t.test('every npm start script gives node the flags before the script', async (t) => {

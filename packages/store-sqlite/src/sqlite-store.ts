@@ -160,7 +160,11 @@ export class SqliteMetadataStore implements MetadataStore {
     return this.reads.changes(after, limit)
   }
 
-  /** {@link changes} as JSON text, for a search index that derives on its own thread ({@link ChangeLogJson}). */
+  /**
+   * {@link changes} as JSON text, for a search index that derives on its own thread
+   * ({@link ChangeLogJson}): the entries leave out `created` and `systemMetadata`, and a page
+   * may end before `limit` entries (it is bounded in characters); only `[]` means none after.
+   */
   async changesJson(after: number, limit: number): Promise<string> {
     return this.changeLogJson.read(after, limit)
   }

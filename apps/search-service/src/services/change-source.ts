@@ -13,6 +13,9 @@ export interface ChangeSource {
   /**
    * Optional: the same entries as JSON text (an array of entries, or a page `{ entries }`),
    * never parsed on this thread: an index that derives on its own thread takes them as they are.
+   * An entry may leave out what deriving documents never reads (`created`, `systemMetadata`),
+   * and a page may end before `limit` entries where the log goes on (the store bounds a page's
+   * characters): only an empty page says there is nothing after `after`.
    */
   changesJson?(after: number, limit: number): Promise<string>
 }
@@ -21,7 +24,10 @@ export interface ChangeSource {
 export interface ChangeLogReader {
   changes(after: number, limit: number): Promise<ChangeLogEntry[]>
   head(): Promise<number>
-  /** Optional: {@link changes} as the JSON text of the entries, without parsing their values. */
+  /**
+   * Optional: {@link changes} as the JSON text of the entries, without parsing their values; an
+   * entry may leave out `created` and `systemMetadata` (the SQLite store's feed does).
+   */
   changesJson?(after: number, limit: number): Promise<string>
 }
 

@@ -4,8 +4,11 @@ import t from 'tap'
 import type { ChangeSource } from './change-source.js'
 import { IndexSync, NOTED_WRITE_DELAY_MS } from './index-sync.js'
 
-/** A change log in memory and an index that records each page it is given as text. */
-function fixture() {
+/**
+ * A change log in memory and an index that records each page it is given as text; the log's
+ * text pages hold at most `textPage` entries, however many are asked for.
+ */
+function fixture(textPage = Number.POSITIVE_INFINITY) {
   const log: ChangeLogEntry[] = []
   const pages: number[][] = []
   let cursor = 0
@@ -36,7 +39,8 @@ function fixture() {
       head: log.length,
       entries: log.filter((e) => e.seq > after).slice(0, limit),
     }),
-    changesJson: async (after, limit) => JSON.stringify(log.filter((e) => e.seq > after).slice(0, limit)),
+    changesJson: async (after, limit) =>
+      JSON.stringify(log.filter((e) => e.seq > after).slice(0, Math.min(limit, textPage))),
   }
   const sync = new IndexSync(index, source, new DocumentDeriver(new SearchSchema(new Registry())))
   return { sync, write, pages }
@@ -75,4 +79,13 @@ t.test('a search does not wait for the window: fresh() indexes the noted writes 
   t.same(pages, [[1, 2]], 'the noted writes are indexed')
   await sleep(NOTED_WRITE_DELAY_MS * 2)
   t.same(pages, [[1, 2]], 'and not again when the window ends')
+})
+
+t.test('a text page that ends early (bounded by its characters) does not end the catch-up', async (t) => {
+  const { sync, write, pages } = fixture(2)
+  t.teardown(() => sync.stop())
+  for (let i = 0; i < 5; i++) sync.noteWrite(write())
+  await sync.fresh()
+  t.same(pages, [[1, 2], [3, 4], [5]], 'every noted write is indexed before the search, two per page')
+  t.same((await sync.stats()).cursor, 5)
 })

@@ -188,12 +188,14 @@ export class IndexSync {
       const text = this.source.changesJson
         ? await this.source.changesJson(cursor, pageSize)
         : JSON.stringify((await this.source.changes(cursor, pageSize)).entries)
+      // A page of text may end early (the store bounds its characters): only an empty one ends
+      // the drain, and an empty array costs no call to the index's thread.
+      if (text === '[]') return
       const result = await applyLog(text)
       if (result.entries === 0) return
       this.applied += result.entries
       cursor = result.cursor
       this.cursor = cursor
-      if (result.entries < pageSize) return
     }
   }
 }

@@ -2,7 +2,14 @@ import type { WireError } from '@catalog/core'
 import type { SearchIndex } from '@catalog/search'
 
 /** The index operations the worker runs, by name: the port's, and the bulk build's. */
-export type IndexOp = keyof SearchIndex | 'applyJson' | 'applyBulk' | 'beginBulk' | 'endBulk' | 'cacheState'
+export type IndexOp =
+  | keyof SearchIndex
+  | 'applyJson'
+  | 'applyBulk'
+  | 'beginBulk'
+  | 'endBulk'
+  | 'cacheState'
+  | 'heapStatistics'
 
 /** What the worker is started with (`workerData`). */
 export interface WorkerInit {

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8'
 import { parentPort, workerData } from 'node:worker_threads'
 import { lowerThreadPriority, Registry, toWireError } from '@catalog/core'
 import { DocumentDeriver, SearchSchema } from '@catalog/search'
@@ -58,7 +59,9 @@ port.on('message', async (call: WorkerCall) => {
         ? await applyLogText(index, deriver, call.args[0] as string)
         : call.op === 'cacheState'
           ? index.cacheState()
-          : await (index[call.op] as (...args: unknown[]) => Promise<unknown>).apply(index, [...call.args])
+          : call.op === 'heapStatistics'
+            ? getHeapStatistics()
+            : await (index[call.op] as (...args: unknown[]) => Promise<unknown>).apply(index, [...call.args])
     post({ id: call.id, ok: true, value })
     if (call.op === 'close') port.close()
   } catch (err) {

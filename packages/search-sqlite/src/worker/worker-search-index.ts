@@ -1,3 +1,4 @@
+import type { HeapInfo } from 'node:v8'
 import type { Worker } from 'node:worker_threads'
 import { fromWireError, startWorker, UnavailableError } from '@catalog/core'
 import type {
@@ -30,6 +31,13 @@ export interface WorkerSearchOptions extends WorkerInit {
   readonly coldQueryBudgetMs?: number
   /** The worker's V8 young generation, MB (default {@link YOUNG_GENERATION_MB}). */
   readonly youngGenerationMb?: number
+  /**
+   * The worker's V8 old generation ceiling, MB (default V8's: a quarter of the machine's memory,
+   * up to 4 GB). V8 lets the old generation grow to a multiple of what its last full collection
+   * kept before it collects again, and that multiple grows with the ceiling (4× from 2 GB, ~1.6×
+   * at 1 GB): a lower ceiling holds less garbage, at the price of failing a call that needs more.
+   */
+  readonly oldGenerationMb?: number
 }
 
 /**
@@ -180,6 +188,11 @@ export class WorkerSearchIndex implements SearchIndex {
     return this.call('cacheState', [])
   }
 
+  /** The worker's V8 heap: what it holds and its ceiling (for benchmarks and diagnostics). */
+  heapStatistics(): Promise<HeapInfo> {
+    return this.call('heapStatistics', [])
+  }
+
   /** Resolves once the current worker has loaded its query caches (never, with `warmup: false`). */
   whenWarm(): Promise<void> {
     if (this.warmed) return Promise.resolve()
@@ -284,7 +297,10 @@ export class WorkerSearchIndex implements SearchIndex {
         warmup: this.options.warmup,
         lowerPriority: this.options.lowerPriority,
       } satisfies WorkerInit,
-      resourceLimits: { maxYoungGenerationSizeMb: this.options.youngGenerationMb ?? YOUNG_GENERATION_MB },
+      resourceLimits: {
+        maxYoungGenerationSizeMb: this.options.youngGenerationMb ?? YOUNG_GENERATION_MB,
+        ...(this.options.oldGenerationMb ? { maxOldGenerationSizeMb: this.options.oldGenerationMb } : {}),
+      },
     })
     this.worker = worker
     this.warm = false

@@ -1,0 +1,138 @@
+/**
+ * `node --import tsx bench/ingest-rss.ts`: the ingest benchmark's memory phase alone, for builds
+ * or node flags side by side. Each variant (BENCH_RSS_VARIANTS, `;`-separated, each `<repo copy
+ * with a built dist/>` or `<repo copy>|<extra node flags>`) is started in turn on an empty data
+ * dir, BENCH_RSS_ROUNDS times (default 5): A B A B ..., so the machine's load weighs on all alike.
+ * Each run ingests BENCH_RSS_ASPECTS new datasets (default 1,000,000) as `ingestProposalBatch`
+ * calls of 1,000 proposals over 4 connections, as bench/ingest.ts does, then prints RSS right
+ * after the last batch, every thread's V8 heap (`fixtures/thread-probe.cjs`, read 0.4 s later)
+ * and the server's CPU per aspect (every thread, and the event loop's, from /proc). At the end:
+ * medians per variant.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { type Running, whenListening } from '../test/helpers/spawn.js'
+import { benchProposal as proposal } from './ingest-proposal.js'
+import { fmt, load, median, rssMb } from './lib.js'
+import { cpuMs } from './process-cpu.js'
+
+const ASPECTS = Number(process.env.BENCH_RSS_ASPECTS ?? 1_000_000)
+const ROUNDS = Number(process.env.BENCH_RSS_ROUNDS ?? 5)
+const VARIANTS = (process.env.BENCH_RSS_VARIANTS ?? '.').split(';').filter(Boolean)
+const PROBE = join(import.meta.dirname, 'fixtures', 'thread-probe.cjs')
+const BATCH = 1000
+
+interface Outcome {
+  rss: number
+  main: number
+  workers: number[]
+  allUs: number
+  mainUs: number
+  seconds: number
+}
+
+/** Starts the bundle of the repo copy `root` with its own server flags plus `extra`. */
+async function start(root: string, extra: string[], dataDir: string, probeDir: string): Promise<Running> {
+  const { SERVER_NODE_FLAGS } = (await import(
+    pathToFileURL(join(root, 'scripts', 'server-node-flags.mjs')).href
+  )) as { SERVER_NODE_FLAGS: string[] }
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_FLAGS, ...extra, join(root, 'scripts', 'start.mjs')],
+    {
+      cwd: probeDir,
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        CATALOG_DATA_DIR: dataDir,
+        CATALOG_AUTH: 'off',
+        CATALOG_LOG_LEVEL: 'info',
+        CATALOG_DURABILITY: 'full',
+        BENCH_THREAD_PROBE: probeDir,
+        NODE_OPTIONS: `--require ${PROBE}`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  return whenListening(child, root, 120_000, false)
+}
+
+async function run(variant: string, round: number): Promise<Outcome> {
+  const [root, flagText] = variant.split('|') as [string, string | undefined]
+  const extra = flagText ? flagText.split(' ').filter(Boolean) : []
+  const dataDir = mkdtempSync(join(tmpdir(), 'ingest-rss-data-'))
+  const probeDir = mkdtempSync(join(tmpdir(), 'ingest-rss-probe-'))
+  const app = await start(root, extra, dataDir, probeDir)
+  const pid = app.child.pid as number
+  try {
+    // Each round writes other datasets, so no run finds an entity of another.
+    const offset = 3_000_000_000 + round * 10_000_000
+    const before = cpuMs(pid)
+    const started = Date.now()
+    const result = await load({
+      url: app.url,
+      path: '/aspects?action=ingestProposalBatch',
+      body: (n) =>
+        JSON.stringify({
+          proposals: Array.from({ length: BATCH }, (_, k) => proposal(offset + n * BATCH + k)),
+        }),
+      connections: 4,
+      amount: Math.ceil(ASPECTS / BATCH),
+    })
+    const rss = rssMb(pid)
+    const after = cpuMs(pid)
+    const seconds = (Date.now() - started) / 1000
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`)
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    const probes = readdirSync(probeDir)
+      .filter((f) => f.startsWith(`${pid}-`) && f.endsWith('.json'))
+      .map((f) => JSON.parse(readFileSync(join(probeDir, f), 'utf8')) as { main: boolean; totalMb: number })
+    const aspects = result.total * BATCH
+    return {
+      rss,
+      main: probes.find((p) => p.main)?.totalMb ?? Number.NaN,
+      workers: probes.filter((p) => !p.main).map((p) => p.totalMb),
+      allUs: before && after ? ((after.all - before.all) * 1000) / aspects : Number.NaN,
+      mainUs: before && after ? ((after.main - before.main) * 1000) / aspects : Number.NaN,
+      seconds,
+    }
+  } finally {
+    await app.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+    rmSync(probeDir, { recursive: true, force: true })
+  }
+}
+
+const outcomes = new Map<string, Outcome[]>(VARIANTS.map((v) => [v, []]))
+for (let round = 0; round < ROUNDS; round++) {
+  for (const variant of VARIANTS) {
+    const out = await run(variant, round)
+    outcomes.get(variant)?.push(out)
+    process.stdout.write(
+      `${variant}: RSS ${fmt(out.rss)} MB; main heap ${out.main} MB, workers ${out.workers.join(' / ')} MB; CPU per aspect ${fmt(out.allUs, 1)} µs (event loop ${fmt(out.mainUs, 1)}); ${fmt(out.seconds, 1)} s; load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`,
+    )
+  }
+}
+for (const [variant, outs] of outcomes) {
+  const med = (f: (o: Outcome) => number) => median(outs.map(f))
+  process.stdout.write(
+    `median ${variant}: RSS ${fmt(med((o) => o.rss))} MB, main heap ${fmt(
+      med((o) => o.main),
+      1,
+    )} MB, CPU per aspect ${fmt(
+      med((o) => o.allUs),
+      1,
+    )} µs (event loop ${fmt(
+      med((o) => o.mainUs),
+      1,
+    )}), ${fmt(
+      med((o) => o.seconds),
+      1,
+    )} s\n`,
+  )
+}
