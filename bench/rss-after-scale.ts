@@ -13,7 +13,10 @@
  * medians per variant. With BENCH_RSS_SNAPSHOT=1 the main thread's heap is written
  * (`--heapsnapshot-signal`) and summed by constructor; with BENCH_RSS_SMAPS=1 the largest
  * anonymous mappings are listed (malloc's arenas among them); BENCH_RSS_HOLD=<seconds> keeps the
- * server up that long after, to look at from outside (gdb: `thread_arena` per thread).
+ * server up that long after, to look at from outside (gdb: `thread_arena` per thread);
+ * BENCH_RSS_LATER=<seconds> reads RSS once more that long after the first reading (what a quiet
+ * server settles to). Debug lines `native heap trimmed` in the server's log (CATALOG_LOG_LEVEL=debug
+ * in a variant's environment) are counted, with the trims' wall time.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
@@ -93,6 +96,9 @@ interface Outcome {
   workers: number
   cpu: Record<string, number>
   p95: Record<string, number>
+  /** RSS and anonymous RSS BENCH_RSS_LATER seconds after the first reading (NaN without). */
+  later: number
+  laterAnon: number
 }
 
 async function run(variant: string): Promise<Outcome> {
@@ -108,6 +114,12 @@ async function run(variant: string): Promise<Outcome> {
   const probeDir = mkdtempSync(join(tmpdir(), 'lineage-rss-probe-'))
   const app = await start(root, extra, probeDir, probeDir, env)
   const pid = app.child.pid as number
+  // The native heap trims the server logs (at debug level): how many, and their wall time.
+  const trims: number[] = []
+  app.child.stdout?.on('data', (chunk: Buffer) => {
+    for (const m of chunk.toString().matchAll(/"ms":([\d.e-]+)[^\n]*native heap trimmed/g))
+      trims.push(Number(m[1]))
+  })
   const cpu: Record<string, number> = {}
   const p95: Record<string, number> = {}
   const phase = async (name: string, calls: number, body: () => Promise<void>) => {
@@ -182,7 +194,23 @@ async function run(variant: string): Promise<Outcome> {
       workers: probes.filter((p) => !p.main).reduce((s, p) => s + p.totalMb, 0),
       cpu,
       p95,
+      later: Number.NaN,
+      laterAnon: Number.NaN,
     }
+    if (process.env.BENCH_RSS_LATER) {
+      await sleep(Number(process.env.BENCH_RSS_LATER) * 1000)
+      const now = readFileSync(`/proc/${pid}/status`, 'utf8')
+      const at = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(now)?.[1]) / 1024
+      out.later = at('VmRSS')
+      out.laterAnon = at('RssAnon')
+      process.stdout.write(
+        `  ${process.env.BENCH_RSS_LATER} s later: RSS ${fmt(out.later)} MB (anonymous ${fmt(out.laterAnon)})\n`,
+      )
+    }
+    if (trims.length > 0)
+      process.stdout.write(
+        `  native heap trims: ${trims.length}, ms each: median ${fmt(percentile([...trims], 50), 2)}, max ${fmt(Math.max(...trims), 2)}\n`,
+      )
     process.stdout.write(
       `${variant}: RSS ${fmt(out.rss)} MB (anonymous ${fmt(out.anon)}); main heap ${out.main} MB (used ${out.mainUsed}; ${JSON.stringify(main?.spaces)}), workers ${probes
         .filter((p) => !p.main)
@@ -296,7 +324,7 @@ const med = (xs: number[]) => percentile([...xs], 50)
 for (const [v, outs] of results) {
   const keys = Object.keys(outs[0]?.cpu ?? {})
   process.stdout.write(
-    `median ${v}: RSS ${fmt(med(outs.map((o) => o.rss)))} MB (anonymous ${fmt(med(outs.map((o) => o.anon)))}), main heap ${fmt(med(outs.map((o) => o.main)), 1)} MB, workers ${fmt(med(outs.map((o) => o.workers)), 1)} MB; CPU µs ${keys
+    `median ${v}: RSS ${fmt(med(outs.map((o) => o.rss)))} MB (anonymous ${fmt(med(outs.map((o) => o.anon)))})${process.env.BENCH_RSS_LATER ? `, ${process.env.BENCH_RSS_LATER} s later ${fmt(med(outs.map((o) => o.later)))} MB (anonymous ${fmt(med(outs.map((o) => o.laterAnon)))})` : ''}, main heap ${fmt(med(outs.map((o) => o.main)), 1)} MB, workers ${fmt(med(outs.map((o) => o.workers)), 1)} MB; CPU µs ${keys
       .map((k) => `${k} ${fmt(med(outs.map((o) => o.cpu[k] as number)))}`)
       .join(', ')}; p95 ms ${['lineage 1', 'lineage 3', 'lineage 5']
       .map((k) => `${k} ${fmt(med(outs.map((o) => o.p95[k] as number)), 2)}`)

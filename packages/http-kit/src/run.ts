@@ -5,6 +5,7 @@ import pino, { type Logger } from 'pino'
 import { admissionFromConfig } from './admission.js'
 import { type CatalogServer, createServer } from './create-server.js'
 import { installMetrics, type MetricsRegistry } from './metrics.js'
+import { startNativeHeapTrim } from './native-heap-trim.js'
 
 export interface Runnable {
   /** Registers the app's plugins on `app` (and its gauges on `metrics`); returns what to close after the server stops. */
@@ -52,7 +53,13 @@ export async function runServer(config: Config, runnable: Runnable): Promise<Cat
     await closeBackends().catch(() => {})
     process.exit(1)
   }
-  shutdown.arm(closeBackends)
+  // Memory that SQLite and the worker threads freed goes back to the OS after a burst of work
+  // (glibc keeps it otherwise); once per process, as every app starts through here.
+  const trim = startNativeHeapTrim({ log })
+  shutdown.arm(async () => {
+    trim.close()
+    await closeBackends()
+  })
   return app
 }
 
