@@ -9,15 +9,13 @@
  * and the server's CPU per aspect (every thread, and the event loop's, from /proc). At the end:
  * medians per variant.
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { type Running, whenListening } from '../test/helpers/spawn.js'
 import { benchProposal as proposal } from './ingest-proposal.js'
 import { fmt, load, median, rssMb } from './lib.js'
 import { cpuMs } from './process-cpu.js'
+import { inTurns, startBuild, variantOf } from './reads-start.js'
 
 const ASPECTS = Number(process.env.BENCH_RSS_ASPECTS ?? 1_000_000)
 const ROUNDS = Number(process.env.BENCH_RSS_ROUNDS ?? 5)
@@ -34,39 +32,15 @@ interface Outcome {
   seconds: number
 }
 
-/** Starts the bundle of the repo copy `root` with its own server flags plus `extra`. */
-async function start(root: string, extra: string[], dataDir: string, probeDir: string): Promise<Running> {
-  const { SERVER_NODE_FLAGS } = (await import(
-    pathToFileURL(join(root, 'scripts', 'server-node-flags.mjs')).href
-  )) as { SERVER_NODE_FLAGS: string[] }
-  const child = spawn(
-    process.execPath,
-    [...SERVER_NODE_FLAGS, ...extra, join(root, 'scripts', 'start.mjs')],
-    {
-      cwd: probeDir,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        CATALOG_DATA_DIR: dataDir,
-        CATALOG_AUTH: 'off',
-        CATALOG_LOG_LEVEL: 'info',
-        CATALOG_DURABILITY: 'full',
-        BENCH_THREAD_PROBE: probeDir,
-        NODE_OPTIONS: `--require ${PROBE}`,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  )
-  return whenListening(child, root, 120_000, false)
-}
-
 async function run(variant: string, round: number): Promise<Outcome> {
-  const [root, flagText] = variant.split('|') as [string, string | undefined]
-  const extra = flagText ? flagText.split(' ').filter(Boolean) : []
+  const { root, flags } = variantOf(variant)
   const dataDir = mkdtempSync(join(tmpdir(), 'ingest-rss-data-'))
   const probeDir = mkdtempSync(join(tmpdir(), 'ingest-rss-probe-'))
-  const app = await start(root, extra, dataDir, probeDir)
+  const app = await startBuild(root, dataDir, {
+    extraFlags: flags,
+    cwd: probeDir,
+    env: { CATALOG_DURABILITY: 'full', BENCH_THREAD_PROBE: probeDir, NODE_OPTIONS: `--require ${PROBE}` },
+  })
   const pid = app.child.pid as number
   try {
     // Each round writes other datasets, so no run finds an entity of another.
@@ -108,16 +82,13 @@ async function run(variant: string, round: number): Promise<Outcome> {
   }
 }
 
-const outcomes = new Map<string, Outcome[]>(VARIANTS.map((v) => [v, []]))
-for (let round = 0; round < ROUNDS; round++) {
-  for (const variant of VARIANTS) {
-    const out = await run(variant, round)
-    outcomes.get(variant)?.push(out)
-    process.stdout.write(
-      `${variant}: RSS ${fmt(out.rss)} MB; main heap ${out.main} MB, workers ${out.workers.join(' / ')} MB; CPU per aspect ${fmt(out.allUs, 1)} µs (event loop ${fmt(out.mainUs, 1)}); ${fmt(out.seconds, 1)} s; load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`,
-    )
-  }
-}
+const outcomes = await inTurns(VARIANTS, ROUNDS, async (variant, round) => {
+  const out = await run(variant, round)
+  process.stdout.write(
+    `${variant}: RSS ${fmt(out.rss)} MB; main heap ${out.main} MB, workers ${out.workers.join(' / ')} MB; CPU per aspect ${fmt(out.allUs, 1)} µs (event loop ${fmt(out.mainUs, 1)}); ${fmt(out.seconds, 1)} s\n`,
+  )
+  return out
+})
 for (const [variant, outs] of outcomes) {
   const med = (f: (o: Outcome) => number) => median(outs.map(f))
   process.stdout.write(

@@ -22,7 +22,7 @@ import { readFileSync } from 'node:fs'
 import { fmt, median } from './lib.js'
 import { pick } from './lineage-scale.js'
 import { cpuMs } from './process-cpu.js'
-import { loadAverage, startBuild } from './reads-start.js'
+import { inTurns, startBuild, variantOf } from './reads-start.js'
 import { fixedJsonServer, send } from './scale-http.js'
 import { scaleKinds } from './scale-kinds.js'
 import { searchBody, warm } from './scale-search.js'
@@ -84,11 +84,11 @@ function byThread(
 }
 
 async function run(variant: string): Promise<Outcome> {
-  const [root, flagText] = variant.split('|') as [string, string | undefined]
+  const { root, flags } = variantOf(variant)
   const bare = root === 'bare'
   const app = bare
     ? await fixedJsonServer(JSON.stringify({ value: 'x'.repeat(4200) }))
-    : await startBuild(root, dataDir as string, flagText ? flagText.split(' ').filter(Boolean) : [])
+    : await startBuild(root, dataDir as string, { extraFlags: flags })
   const pid = app.child.pid as number
   const out: Outcome = {}
   try {
@@ -133,14 +133,7 @@ async function run(variant: string): Promise<Outcome> {
 }
 
 const variants = (process.env.BENCH_READS_VARIANTS ?? process.cwd()).split(';')
-const results = new Map<string, Outcome[]>(variants.map((v) => [v, []]))
-const loads: string[] = []
-for (let r = 0; r < ROUNDS; r++)
-  for (const v of variants) {
-    loads.push(loadAverage())
-    process.stdout.write(`round ${r + 1}, load average ${loads.at(-1)}\n`)
-    results.get(v)?.push(await run(v))
-  }
+const results = await inTurns(variants, ROUNDS, run)
 const med = (outs: Outcome[], kind: string, of: 'all' | 'main') =>
   fmt(median(outs.map((o) => o[kind]?.[of] ?? 0)))
 for (const [v, outs] of results)
@@ -149,4 +142,3 @@ for (const [v, outs] of results)
       .map((k) => `${k} ${med(outs, k, 'all')} µs (event loop ${med(outs, k, 'main')})`)
       .join(', ')}\n`,
   )
-process.stdout.write(`load averages: ${loads.join(' | ')}\n`)

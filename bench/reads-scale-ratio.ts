@@ -15,7 +15,7 @@
  */
 import { fmt, median } from './lib.js'
 import { pick } from './lineage-scale.js'
-import { loadAverage, startBuild } from './reads-start.js'
+import { inTurns, startBuild, variantOf } from './reads-start.js'
 import { fixedJsonServer, medianBody, type Series, send, type Timing, timeInterleaved } from './scale-http.js'
 import { scaleKinds } from './scale-kinds.js'
 import { searchBody, warm } from './scale-search.js'
@@ -37,8 +37,8 @@ const reads: Record<string, (url: string, i: number) => string> = {
 type Outcome = Record<string, { ours: number; bare: number }>
 
 async function run(variant: string): Promise<Outcome> {
-  const [root, flagText] = variant.split('|') as [string, string | undefined]
-  const app = await startBuild(root, dataDir as string, flagText ? flagText.split(' ').filter(Boolean) : [])
+  const { root, flags } = variantOf(variant)
+  const app = await startBuild(root, dataDir as string, { extraFlags: flags })
   const pid = app.child.pid as number
   const out: Outcome = {}
   try {
@@ -74,14 +74,7 @@ async function run(variant: string): Promise<Outcome> {
 }
 
 const variants = (process.env.BENCH_RATIO_VARIANTS ?? process.cwd()).split(';')
-const results = new Map<string, Outcome[]>(variants.map((v) => [v, []]))
-const loads: string[] = []
-for (let r = 0; r < ROUNDS; r++)
-  for (const v of variants) {
-    loads.push(loadAverage())
-    process.stdout.write(`round ${r + 1}, load average ${loads.at(-1)}\n`)
-    results.get(v)?.push(await run(v))
-  }
+const results = await inTurns(variants, ROUNDS, run)
 for (const [v, outs] of results)
   process.stdout.write(
     `median ${v}: ${Object.keys(reads)
@@ -93,4 +86,3 @@ for (const [v, outs] of results)
       })
       .join('; ')}\n`,
   )
-process.stdout.write(`load averages: ${loads.join(' | ')}\n`)

@@ -18,14 +18,12 @@
  * server settles to). Debug lines `native heap trimmed` in the server's log (CATALOG_LOG_LEVEL=debug
  * in a variant's environment) are counted, with the trims' wall time.
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { type Running, whenListening } from '../test/helpers/spawn.js'
 import { cpuSeconds, fmt, percentile } from './lib.js'
 import { pick } from './lineage-scale.js'
+import { inTurns, startBuild, variantOf } from './reads-start.js'
 import { send } from './scale-http.js'
 import { scaleKinds } from './scale-kinds.js'
 import { searchBody, warm } from './scale-search.js'
@@ -46,46 +44,6 @@ interface Probe {
   readonly spaces: Record<string, number>
 }
 
-/** Starts the bundle of the repo copy `root` with its own server flags plus `extra`. */
-async function start(
-  root: string,
-  extra: string[],
-  probeDir: string,
-  cwd: string,
-  env: Record<string, string>,
-): Promise<Running> {
-  const flags = (
-    (await import(pathToFileURL(join(root, 'scripts', 'server-node-flags.mjs')).href)) as {
-      SERVER_NODE_FLAGS: string[]
-    }
-  ).SERVER_NODE_FLAGS
-  const child = spawn(
-    process.execPath,
-    [
-      ...flags,
-      ...extra,
-      ...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : []),
-      join(root, 'scripts', 'start.mjs'),
-    ],
-    {
-      cwd,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        CATALOG_DATA_DIR: dataDir as string,
-        CATALOG_AUTH: 'off',
-        CATALOG_LOG_LEVEL: 'info',
-        ...env,
-        BENCH_THREAD_PROBE: probeDir,
-        NODE_OPTIONS: `--require ${PROBE}`,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  )
-  return whenListening(child, root, 600_000, false)
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 interface Outcome {
@@ -102,7 +60,8 @@ interface Outcome {
 }
 
 async function run(variant: string): Promise<Outcome> {
-  const [root, flagText, envText] = variant.split('|') as [string, string | undefined, string | undefined]
+  const { root, flags } = variantOf(variant)
+  const envText = variant.split('|')[2]
   // A third part sets the server's environment: `NAME=value NAME=value`.
   const env = Object.fromEntries(
     (envText ?? '')
@@ -110,9 +69,12 @@ async function run(variant: string): Promise<Outcome> {
       .filter(Boolean)
       .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
   )
-  const extra = flagText ? flagText.split(' ').filter(Boolean) : []
   const probeDir = mkdtempSync(join(tmpdir(), 'lineage-rss-probe-'))
-  const app = await start(root, extra, probeDir, probeDir, env)
+  const app = await startBuild(root, dataDir as string, {
+    extraFlags: [...flags, ...(SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2'] : [])],
+    cwd: probeDir,
+    env: { ...env, BENCH_THREAD_PROBE: probeDir, NODE_OPTIONS: `--require ${PROBE}` },
+  })
   const pid = app.child.pid as number
   // The native heap trims the server logs (at debug level): how many, and their wall time.
   const trims: number[] = []
@@ -312,14 +274,7 @@ async function snapshot(pid: number, dir: string): Promise<void> {
 }
 
 const variants = (process.env.BENCH_RSS_VARIANTS ?? process.cwd()).split(';')
-const results = new Map<string, Outcome[]>(variants.map((v) => [v, []]))
-for (let r = 0; r < ROUNDS; r++)
-  for (const v of variants) {
-    process.stdout.write(
-      `round ${r + 1}, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`,
-    )
-    results.get(v)?.push(await run(v))
-  }
+const results = await inTurns(variants, ROUNDS, run)
 const med = (xs: number[]) => percentile([...xs], 50)
 for (const [v, outs] of results) {
   const keys = Object.keys(outs[0]?.cpu ?? {})
