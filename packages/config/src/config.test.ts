@@ -17,6 +17,11 @@ t.test('defaults, conversion, and one line per bad setting with the allowed valu
     message: 'PORT="x": must be integer\nCATALOG_AUTH="maybe": expected one of on, off',
   })
   t.throws(() => loadConfig({ CATALOG_STORE: 'neo4j' }), { message: 'CATALOG_STORE=neo4j needs NEO4J_URI' })
+  t.equal(config.CATALOG_NATIVE_HEAP_TRIM, 'on')
+  t.equal(config.CATALOG_NATIVE_HEAP_TRIM_BUSY_MS, 10_000)
+  t.throws(() => loadConfig({ CATALOG_NATIVE_HEAP_TRIM_BUSY_MS: '10' }), {
+    message: 'CATALOG_NATIVE_HEAP_TRIM_BUSY_MS=10: must be >= 1000',
+  })
 })
 
 t.test('.env fills what the environment does not set', async (t) => {

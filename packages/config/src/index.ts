@@ -40,6 +40,10 @@ export const ConfigSchema = Type.Object({
   CATALOG_SEARCH_TIME_BUDGET_MS: Type.Integer({ minimum: 1 }),
   CATALOG_MAX_INFLIGHT_WRITES: Type.Integer({ minimum: 0 }),
   CATALOG_MAX_LOOP_LAG_MS: Type.Integer({ minimum: 0 }),
+  /** Native heap trim (glibc's malloc_trim after bursts of work; see http-kit's native-heap-trim.ts). */
+  CATALOG_NATIVE_HEAP_TRIM: Type.Union([Type.Literal('on'), Type.Literal('off')]),
+  /** While the process stays busy, a native heap trim at most this often. */
+  CATALOG_NATIVE_HEAP_TRIM_BUSY_MS: Type.Integer({ minimum: 1000 }),
   CATALOG_SEARCH_PORT: Port,
   CATALOG_METADATA_PORT: Port,
   NEO4J_URI: Type.Optional(Type.String({ pattern: '^(neo4j|bolt)(\\+s|\\+ssc)?://' })),
@@ -72,6 +76,8 @@ const DEFAULTS: Record<string, string> = {
   CATALOG_SEARCH_TIME_BUDGET_MS: '10000',
   CATALOG_MAX_INFLIGHT_WRITES: '64',
   CATALOG_MAX_LOOP_LAG_MS: '500',
+  CATALOG_NATIVE_HEAP_TRIM: 'on',
+  CATALOG_NATIVE_HEAP_TRIM_BUSY_MS: '10000',
   CATALOG_METADATA_PORT: '8081',
   CATALOG_SEARCH_PORT: '8082',
   NEO4J_USER: 'neo4j',

@@ -2,8 +2,10 @@ import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { pathToFileURL } from 'node:url'
+import pino from 'pino'
 import t from 'tap'
 import { loadMallocTrim, startNativeHeapTrim, type TrimFunction } from './native-heap-trim.js'
+import { nativeHeapTrimOf } from './run.js'
 
 /**
  * A CPU clock for the test: it moves by hand (`add`) and, while `busy` is on, as fast as the wall
@@ -148,3 +150,22 @@ t.test('a trim that throws turns trimming off without throwing', async (t) => {
   t.equal(calls, 1)
   t.match(lines.join('\n'), /malloc_trim failed/)
 })
+
+t.test(
+  'the settings: CATALOG_NATIVE_HEAP_TRIM=off never loads malloc_trim, on starts the trim',
+  async (t) => {
+    const log = pino({ level: 'silent' })
+    let loads = 0
+    const load = () => {
+      loads++
+      return () => 1
+    }
+    const busy = { CATALOG_NATIVE_HEAP_TRIM_BUSY_MS: 10_000 }
+    t.equal(nativeHeapTrimOf({ ...busy, CATALOG_NATIVE_HEAP_TRIM: 'off' }, log, load), undefined)
+    t.equal(loads, 0, 'off: nothing loaded')
+    const on = nativeHeapTrimOf({ ...busy, CATALOG_NATIVE_HEAP_TRIM: 'on' }, log, load)
+    t.teardown(() => on?.close())
+    t.equal(on?.active, true)
+    t.equal(loads, 1)
+  },
+)

@@ -5,7 +5,7 @@ import pino, { type Logger } from 'pino'
 import { admissionFromConfig } from './admission.js'
 import { type CatalogServer, createServer } from './create-server.js'
 import { installMetrics, type MetricsRegistry } from './metrics.js'
-import { startNativeHeapTrim } from './native-heap-trim.js'
+import { type NativeHeapTrim, startNativeHeapTrim, type TrimLoader } from './native-heap-trim.js'
 
 export interface Runnable {
   /** Registers the app's plugins on `app` (and its gauges on `metrics`); returns what to close after the server stops. */
@@ -55,12 +55,29 @@ export async function runServer(config: Config, runnable: Runnable): Promise<Cat
   }
   // Memory that SQLite and the worker threads freed goes back to the OS after a burst of work
   // (glibc keeps it otherwise); once per process, as every app starts through here.
-  const trim = startNativeHeapTrim({ log })
+  const trim = nativeHeapTrimOf(config, log)
   shutdown.arm(async () => {
-    trim.close()
+    trim?.close()
     await closeBackends()
   })
   return app
+}
+
+/** The native heap trim the settings ask for: started (see native-heap-trim.ts), or none. */
+export function nativeHeapTrimOf(
+  config: Pick<Config, 'CATALOG_NATIVE_HEAP_TRIM' | 'CATALOG_NATIVE_HEAP_TRIM_BUSY_MS'>,
+  log: Logger,
+  load?: TrimLoader,
+): NativeHeapTrim | undefined {
+  if (config.CATALOG_NATIVE_HEAP_TRIM === 'off') {
+    log.debug('native heap trim off: CATALOG_NATIVE_HEAP_TRIM=off')
+    return undefined
+  }
+  return startNativeHeapTrim({
+    log,
+    busyEveryMs: config.CATALOG_NATIVE_HEAP_TRIM_BUSY_MS,
+    ...(load ? { load } : {}),
+  })
 }
 
 /** A keep-alive connection as shutdown sees it: its responses in progress, and when the last one ended. */
