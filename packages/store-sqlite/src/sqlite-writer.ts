@@ -13,19 +13,14 @@ import type {
 } from '@catalog/store'
 import { isLatestUnchanged, LatestChangedError, patchToUpsert } from '@catalog/store'
 import type Database from 'better-sqlite3'
+import { BatchUrnIds } from './sqlite-batch-urn-ids.js'
 import { MultiRowInsert } from './sqlite-multi-row-insert.js'
 import {
   type SystemColumns,
   type SystemMetadataCodec,
   systemMetadataCodec,
 } from './sqlite-system-metadata.js'
-import { UrnIds } from './sqlite-urn-ids.js'
-
-/** The latest value and run (`run_ids` id) of an aspect, as the writer reads them. */
-interface LatestRow {
-  metadata: string
-  run: number | null
-}
+import { ASPECT_COLUMNS, type LatestRow, LOG_COLUMNS, prepareWrites } from './sqlite-write-statements.js'
 
 /** One call waiting for a group commit, with what it did once applied. */
 export interface PendingWrite {
@@ -41,13 +36,8 @@ export interface PendingWrite {
  */
 export class SqliteWriter {
   private readonly s: ReturnType<typeof prepareWrites>
-  private readonly ids: UrnIds
-  /**
-   * The URN ids looked up or given while one batch is applied (null: the URN has none yet), so a
-   * new entity's five rows and its edges look its URN up once; none outside `apply`, and a new
-   * map for each batch, so an id given in a transaction that was rolled back is never reused.
-   */
-  private batchIds: Map<string, number | null> | undefined
+  /** URN ids, remembered while a batch is applied. */
+  private readonly ids: BatchUrnIds
   /**
    * The change-log rows of the batch being applied, written at its end: nothing reads the log
    * meanwhile (see {@link MultiRowInsert}).
@@ -71,7 +61,7 @@ export class SqliteWriter {
 
   constructor(db: Database.Database) {
     this.s = prepareWrites(db)
-    this.ids = new UrnIds(db)
+    this.ids = new BatchUrnIds(db)
     this.changeLog = new MultiRowInsert(db, 'change_log', LOG_COLUMNS)
     this.freshRows = new MultiRowInsert(db, 'aspect_rows', ASPECT_COLUMNS)
     this.codec = systemMetadataCodec(db)
@@ -118,39 +108,17 @@ export class SqliteWriter {
 
   /** Replaces the edges an aspect produces. */
   replaceEdges(urn: string, aspect: string, edges: readonly EdgeTarget[]): void {
-    const id = this.idFor(urn)
+    const id = this.ids.ensure(urn)
     this.s.deleteEdgesOf.run(id, aspect)
     this.insertEdges(id, aspect, edges)
   }
 
   private insertEdges(id: number, aspect: string, edges: readonly EdgeTarget[]): void {
-    for (const e of edges) this.s.insertEdge.run(id, e.type, this.idFor(e.destination), aspect)
-  }
-
-  /** The id of `urn`, if the store ever held it. */
-  private idOf(urn: string): number | undefined {
-    const ids = this.batchIds
-    if (!ids) return this.ids.of(urn)
-    const hit = ids.get(urn)
-    if (hit !== undefined) return hit ?? undefined
-    const id = this.ids.of(urn)
-    ids.set(urn, id ?? null)
-    return id
-  }
-
-  /** The id of `urn`, given now if it had none. */
-  private idFor(urn: string): number {
-    const ids = this.batchIds
-    if (!ids) return this.ids.ensure(urn)
-    const known = this.idOf(urn)
-    if (known !== undefined) return known
-    const id = Number(this.s.insertUrn.run(urn).lastInsertRowid)
-    ids.set(urn, id)
-    return id
+    for (const e of edges) this.s.insertEdge.run(id, e.type, this.ids.ensure(e.destination), aspect)
   }
 
   private apply(batch: WriteBatch): WriteOutcome {
-    this.batchIds = new Map()
+    this.ids.begin()
     try {
       const results = this.applyBatch(batch)
       this.freshRows.flush()
@@ -162,7 +130,7 @@ export class SqliteWriter {
       this.changeLog.discard()
       throw err
     } finally {
-      this.batchIds = undefined
+      this.ids.end()
     }
   }
 
@@ -191,7 +159,7 @@ export class SqliteWriter {
       const d = defaults.get(mutationUrn(mutation))
       if (d && (mutation.kind === 'upsert' || mutation.kind === 'patch')) {
         defaults.delete(d.urn)
-        const entity = this.idOf(d.urn)
+        const entity = this.ids.of(d.urn)
         if (entity !== undefined) this.readyRows()
         if (entity === undefined || !s.exists.get(entity, d.keyAspect)) {
           newEntities.add(d.urn)
@@ -243,7 +211,7 @@ export class SqliteWriter {
   /** The upsert a patch amounts to, computed from the latest stored value. */
   private patched(m: PatchAspect): UpsertAspect {
     this.readyRows()
-    const id = this.idOf(m.urn)
+    const id = this.ids.of(m.urn)
     const row = id === undefined ? undefined : (this.s.latestOne.get(id, m.aspect) as LatestRow | undefined)
     const current = row ? (JSON.parse(row.metadata) as Record<string, unknown>) : undefined
     return patchToUpsert(m, current)
@@ -257,7 +225,7 @@ export class SqliteWriter {
     const s = this.s
     if (!fresh) this.readyRows()
     const json = m.valueJson ?? canonicalJson(m.value)
-    const known = fresh ? undefined : this.idOf(m.urn)
+    const known = fresh ? undefined : this.ids.of(m.urn)
     const current =
       known === undefined ? undefined : (s.latestOne.get(known, m.aspect) as LatestRow | undefined)
     const pre = m.precondition
@@ -274,7 +242,7 @@ export class SqliteWriter {
       return false
     }
     const smJson = sm.json
-    const id = known ?? this.idFor(m.urn)
+    const id = known ?? this.ids.ensure(m.urn)
     const actor = this.codec.actors.id(m.created.actor)
     if (current) {
       const max = (s.maxVersion.get(id, m.aspect) as { v: number }).v
@@ -336,7 +304,7 @@ export class SqliteWriter {
     const s = this.s
     this.readyRows()
     let rows = 0
-    const id = this.idOf(m.urn)
+    const id = this.ids.of(m.urn)
     if (m.isKeyAspect) {
       if (id !== undefined) {
         rows = s.deleteEntity.run(id).changes
@@ -359,7 +327,7 @@ export class SqliteWriter {
   private rollback(m: RollbackAspect): MutationResult {
     const s = this.s
     this.readyRows()
-    const id = this.idOf(m.urn)
+    const id = this.ids.of(m.urn)
     const current = id === undefined ? undefined : (s.latestOne.get(id, m.aspect) as LatestRow | undefined)
     const runId = typeof current?.run === 'number' ? this.codec.runs.name(current.run) : undefined
     if (id === undefined || !current || runId !== m.runId)
@@ -404,14 +372,6 @@ export class SqliteWriter {
   }
 }
 
-/** The columns of `change_log` a write sets, in the order its rows' parameters are queued. */
-const LOG_COLUMNS =
-  'urn entity_type aspect change value entity_deleted created_on created_by system_metadata'.split(' ')
-/** The columns of `aspect_rows`, in the order a fresh row's parameters are queued. */
-const ASPECT_COLUMNS = 'eid aspect version metadata createdon createdby observed run lastrun sysextra'.split(
-  ' ',
-)
-
 /** A write whose precondition failed: skipped when it asked to be dropped, refused otherwise. */
 function refuse(m: UpsertAspect, message: string): false {
   if ((m.precondition as CreatePrecondition | undefined)?.drop) return false
@@ -420,58 +380,4 @@ function refuse(m: UpsertAspect, message: string): false {
 
 function mutationUrn(m: Mutation): string {
   return m.kind === 'timeseries' ? m.row.urn : m.urn
-}
-
-/**
- * The write statements, on the tables (`aspect_rows` and `edge_rows` by URN id, see `STORE_DDL`).
- * Every statement on `edge_rows` reads a prefix of its key or of `edge_rows_incoming`.
- */
-function prepareWrites(db: Database.Database) {
-  return {
-    exists: db.prepare('SELECT 1 FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0'),
-    insertUrn: db.prepare('INSERT INTO urns (urn) VALUES (?)'),
-    latestOne: db.prepare(
-      'SELECT metadata, run FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0',
-    ),
-    restored: db.prepare(
-      'SELECT metadata, observed, run, lastrun, sysextra FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0',
-    ),
-    maxVersion: db.prepare(
-      'SELECT COALESCE(MAX(version), 0) AS v FROM aspect_rows WHERE eid = ? AND aspect = ?',
-    ),
-    insert: db.prepare(
-      `INSERT INTO aspect_rows (eid, aspect, version, metadata, createdon, createdby, observed, run, lastrun, sysextra)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    archive: db.prepare(
-      `INSERT INTO aspect_rows (eid, aspect, version, metadata, createdon, createdby, observed, run, lastrun, sysextra)
-       SELECT eid, aspect, ?, metadata, createdon, createdby, observed, run, lastrun, sysextra
-       FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0`,
-    ),
-    updateLatest: db.prepare(
-      `UPDATE aspect_rows SET metadata = ?, createdon = ?, createdby = ?, observed = ?, run = ?, lastrun = ?, sysextra = ?
-       WHERE eid = ? AND aspect = ? AND version = 0`,
-    ),
-    touch: db.prepare(
-      'UPDATE aspect_rows SET observed = ?, run = ?, lastrun = ?, sysextra = ? WHERE eid = ? AND aspect = ? AND version = 0',
-    ),
-    deleteAspect: db.prepare('DELETE FROM aspect_rows WHERE eid = ? AND aspect = ?'),
-    deleteEntity: db.prepare('DELETE FROM aspect_rows WHERE eid = ?'),
-    deleteEntityTimeseries: db.prepare('DELETE FROM timeseries WHERE urn = ?'),
-    deleteEdgesOf: db.prepare('DELETE FROM edge_rows WHERE src = ? AND aspect = ?'),
-    deleteOutgoing: db.prepare('DELETE FROM edge_rows WHERE src = ?'),
-    deleteIncoming: db.prepare('DELETE FROM edge_rows WHERE dst = ?'),
-    deleteVersion: db.prepare('DELETE FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = ?'),
-    promote: db.prepare('UPDATE aspect_rows SET version = 0 WHERE eid = ? AND aspect = ? AND version = ?'),
-    insertEdge: db.prepare('INSERT OR IGNORE INTO edge_rows (src, type, dst, aspect) VALUES (?, ?, ?, ?)'),
-    log: db.prepare(
-      `INSERT INTO change_log (urn, entity_type, aspect, change, value, entity_deleted, created_on, created_by, system_metadata)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    head: db.prepare('SELECT MAX(seq) AS seq FROM change_log'),
-    upsertTimeseries: db.prepare(
-      `INSERT OR REPLACE INTO timeseries (entity_type, aspect, urn, timestamp_millis, partition_key, message_id, value, system_metadata)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-  }
 }
