@@ -7,16 +7,56 @@
  * so before and after compare within one run.
  */
 import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Running, whenListening } from '../test/helpers/spawn.js'
+import { pathToFileURL } from 'node:url'
+import { ROOT, type Running, whenListening } from '../test/helpers/spawn.js'
 import { lineageRows, type Target } from './lineage-scale.js'
 import { loadScaleData } from './scale-load.js'
 import { startCatalog } from './scale-system.js'
 import { type Row, renderTable } from './scale-table.js'
 
-/** Starts the all-in-one bundle of `dir` on `dataDir` (auth off, any free port). */
-function startBundleAt(dir: string, dataDir: string): Promise<Running> {
-  const child = spawn(process.execPath, [join(dir, 'all-in-one.mjs')], {
+/** This repository's `scripts/server-node-flags.mjs`: the flags the catalog under test runs with. */
+const FLAGS_MODULE = pathToFileURL(join(ROOT, 'scripts', 'server-node-flags.mjs')).href
+
+/** How to start a bundle as `npm start` does: node's arguments, and what to remove after. */
+export interface BundleStart {
+  readonly args: string[]
+  /** Removes the entry file written for the start. */
+  readonly cleanup: () => void
+}
+
+/**
+ * Node's arguments that start the all-in-one bundle of `dir` as `npm start` starts the catalog
+ * under test (`startBundled`, then `scripts/start.mjs`): the server's node flags, and the search
+ * worker's young generation released before the bundle loads. The entry is a small file, as
+ * scripts/start.mjs is: an `--eval` entry's `--input-type` would pass on to the search worker.
+ */
+export async function bundleStart(dir: string): Promise<BundleStart> {
+  const { SERVER_NODE_FLAGS } = (await import(FLAGS_MODULE)) as { SERVER_NODE_FLAGS: string[] }
+  const home = mkdtempSync(join(tmpdir(), 'lineage-before-'))
+  const entry = join(home, 'start.mjs')
+  writeFileSync(
+    entry,
+    `import { releaseWorkerYoungGeneration } from ${JSON.stringify(FLAGS_MODULE)}\n` +
+      'releaseWorkerYoungGeneration()\n' +
+      `await import(${JSON.stringify(pathToFileURL(join(dir, 'all-in-one.mjs')).href)})\n`,
+  )
+  return {
+    args: [...SERVER_NODE_FLAGS, entry],
+    cleanup: () => rmSync(home, { recursive: true, force: true }),
+  }
+}
+
+/**
+ * Starts the all-in-one bundle of `dir` on `dataDir` (auth off, any free port) with the catalog
+ * under test's node flags ({@link bundleStart}). It ran with none: V8's default young generation
+ * and heap growth, so its p95 and CPU per request did not compare with the catalog's.
+ */
+async function startBundleAt(dir: string, dataDir: string): Promise<Running> {
+  const { args, cleanup } = await bundleStart(dir)
+  const child = spawn(process.execPath, args, {
     env: {
       ...process.env,
       PORT: '0',
@@ -27,6 +67,7 @@ function startBundleAt(dir: string, dataDir: string): Promise<Running> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  child.once('exit', cleanup)
   return whenListening(child, dir, 600_000, false)
 }
 

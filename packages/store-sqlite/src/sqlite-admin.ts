@@ -1,13 +1,12 @@
 import { NO_RUN_ID } from '@catalog/core'
 import type { RunAspect, RunPageQuery, RunSummary, TimeseriesDeletion } from '@catalog/store'
 import type Database from 'better-sqlite3'
+import { softDeleted } from './schema.js'
 
 /** The observation time of a row (`lastObserved`, else the write's time). */
 const OBSERVED = 'COALESCE(a.observed, a.createdon)'
 /** Rows of soft-deleted entities are left out unless asked for. */
-const NOT_SOFT_DELETED = `(@includeSoft = 1 OR NOT EXISTS (
-  SELECT 1 FROM aspect_rows s WHERE s.eid = a.eid AND s.aspect = 'status' AND s.version = 0
-    AND json_extract(s.metadata, '$.removed') = 1))`
+const NOT_SOFT_DELETED = `(@includeSoft = 1 OR NOT ${softDeleted('a.eid', 's')})`
 
 /**
  * Runs, counts and time-series deletes of the embedded store. Runs are read from the latest

@@ -1,3 +1,5 @@
+import { softDeleted } from './schema.js'
+
 /** The SQL function that puts an edge in a slice: FNV-1a of (source, destination, type) modulo the slice count. */
 export const SLICE_FN = 'catalog_edge_slice'
 
@@ -23,11 +25,8 @@ export interface EdgeScanShape {
 /** `dataset` of a URN column holding `urn:li:dataset:(...)`. */
 const entityType = (column: string) => `substr(${column}, 8, instr(substr(${column}, 8), ':') - 1)`
 
-/** True when the entity whose URN id is in `column` has a latest `status` with `removed: true`. */
-const removed = (column: string) =>
-  `EXISTS (SELECT 1 FROM aspect_rows m
-    WHERE m.eid = ${column} AND m.aspect = 'status' AND m.version = 0
-      AND json_extract(m.metadata, '$.removed') = 1)`
+/** True when the entity whose URN id is in `column` is soft-deleted. */
+const removed = (column: string) => softDeleted(column, 'm')
 
 const inList = (expr: string, param: string) => `${expr} IN (SELECT value FROM json_each(@${param}))`
 

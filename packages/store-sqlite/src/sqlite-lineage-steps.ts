@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import { softDeleted } from './schema.js'
 
 /**
  * One edge row a step of the walk reads (statements in raw mode): near id, relationship type,
@@ -22,10 +23,8 @@ export type ProbeRow = [
 /** An entity's URN and whether it is soft-deleted (1), by id. */
 export type EntityRow = [id: number, urn: string, removed: number]
 
-/** True when the entity of URN id `id` has a latest `status` with `removed: true`. */
-const removed = (id: string) =>
-  `EXISTS (SELECT 1 FROM aspect_rows a WHERE a.eid = ${id} AND a.aspect = 'status' AND a.version = 0
-    AND json_extract(a.metadata, '$.removed') = 1)`
+/** True when the entity of URN id `id` is soft-deleted. */
+const removed = (id: string) => softDeleted(id, 'a')
 
 const literals = (types: readonly string[]) => types.map((t) => `'${t.replaceAll("'", "''")}'`).join(', ')
 

@@ -257,3 +257,22 @@ t.test('the memo keeps URNs of any characters, and leaves out those longer than 
   memo.learn(5, ds('\u00e9'.repeat(MEMO_URN_BYTES / 2)), false)
   t.equal(memo.knows(5), false, 'a URN that no longer fits forgets the one it replaced')
 })
+
+t.test('a status whose text is not JSON neither fails a walk nor hides its entity', async (t) => {
+  const { db, file } = storeFile(t, [
+    [ds('b'), ds('a')],
+    [ds('c'), ds('b')],
+  ])
+  // Only an operator's write through the tables can store such text; the store never does.
+  db.prepare(
+    `INSERT INTO aspect_rows (eid, aspect, version, metadata, createdon, createdby)
+     VALUES ((SELECT id FROM urns WHERE urn = ?), 'status', 0, '{"removed": tru', 0, 1)`,
+  ).run(ds('b'))
+  const walk = new SqliteLineage(db)
+  t.same(await entities(walk, { urn: ds('a') }), [ds('b'), ds('c')])
+  t.same(await entities(walk, { urn: ds('a'), maxHops: 1 }), [ds('b')], 'the probe past the last hop too')
+  // The file opens again with that row in it (the soft-deleted index is built over it).
+  const again = new Database(file)
+  t.teardown(() => again.close())
+  t.doesNotThrow(() => openStoreSchema(again))
+})

@@ -163,3 +163,12 @@ t.test('a run is read from the run index', async (t) => {
   const runAspects = sources.find((s) => /= @runId/.test(s)) as string
   t.match(planOf(runAspects).join(' | '), /SEARCH a USING INDEX aspect_rows_by_run/)
 })
+
+t.test('whether an entity is soft-deleted is read from the small index of those entities', async (t) => {
+  const checks = sources.filter((s) => /INDEXED BY aspect_rows_removed/.test(s))
+  t.ok(checks.length >= 4, `${checks.length} statements check (lineage, probe, edge scan, runs)`)
+  for (const sql of checks) {
+    const plan = planOf(sql).join(' | ')
+    t.match(plan, /SEARCH \w+ USING (COVERING )?INDEX aspect_rows_removed \(eid=\?\)/, plan)
+  }
+})

@@ -232,3 +232,39 @@ t.test('the views take writes for operators and tools, by URN', async (t) => {
   )
   t.notOk(await store.exists(A, 'datasetKey'))
 })
+
+t.test('a store of this layout without the soft-deleted index gets it at the next open', async (t) => {
+  const file = tempFile(t)
+  const store = new SqliteMetadataStore({ file, durability: 'normal', writerThread: false })
+  const created = { time: 1, actor: 'urn:li:corpuser:x' }
+  const status = (urn: string, removed: boolean) =>
+    ({
+      kind: 'upsert',
+      urn,
+      entityType: 'dataset',
+      aspect: 'status',
+      value: { removed },
+      created,
+      edges: [],
+    }) as const
+  await store.write({ created, mutations: [status(A, true), status(B, false)] })
+  await store.close()
+  // As a build before the index left the file.
+  const raw = new Database(file)
+  raw.exec('DROP INDEX aspect_rows_removed')
+  raw.close()
+  const again = new SqliteMetadataStore({ file, durability: 'normal', writerThread: false })
+  await again.close()
+  const db = new Database(file, { readonly: true })
+  t.teardown(() => db.close())
+  t.same(
+    db
+      .prepare(
+        "SELECT u.urn FROM aspect_rows a INDEXED BY aspect_rows_removed JOIN urns u ON u.id = a.eid WHERE a.aspect = 'status' AND a.version = 0 AND CASE WHEN json_valid(a.metadata) THEN json_extract(a.metadata, '$.removed') END = 1",
+      )
+      .pluck()
+      .all(),
+    [A],
+    'the index holds the soft-deleted entity only',
+  )
+})
