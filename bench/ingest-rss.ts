@@ -7,7 +7,7 @@
  * calls of 1,000 proposals over 4 connections, as bench/ingest.ts does, then prints RSS right
  * after the last batch, every thread's V8 heap (`fixtures/thread-probe.cjs`, read 0.4 s later)
  * and the server's CPU per aspect (every thread, and the event loop's, from /proc). At the end:
- * medians per variant.
+ * medians per variant. BENCH_RSS_DETAIL=1 also prints each thread's heap by space and its GCs.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -65,7 +65,22 @@ async function run(variant: string, round: number): Promise<Outcome> {
     await new Promise((resolve) => setTimeout(resolve, 400))
     const probes = readdirSync(probeDir)
       .filter((f) => f.startsWith(`${pid}-`) && f.endsWith('.json'))
-      .map((f) => JSON.parse(readFileSync(join(probeDir, f), 'utf8')) as { main: boolean; totalMb: number })
+      .map(
+        (f) =>
+          JSON.parse(readFileSync(join(probeDir, f), 'utf8')) as {
+            main: boolean
+            totalMb: number
+            usedMb: number
+            spaces: Record<string, number>
+            gc: Record<string, { n: number; ms: number }>
+          },
+      )
+    // BENCH_RSS_DETAIL=1: each thread's heap by space and its GCs, to tell live data from room.
+    if (process.env.BENCH_RSS_DETAIL)
+      for (const p of probes)
+        process.stdout.write(
+          `  ${p.main ? 'main' : 'worker'}: total ${p.totalMb} MB, used ${p.usedMb} MB, spaces ${JSON.stringify(p.spaces)}, gc ${JSON.stringify(p.gc)}\n`,
+        )
     const aspects = result.total * BATCH
     return {
       rss,

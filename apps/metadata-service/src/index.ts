@@ -16,4 +16,4 @@ export {
   type SchemaFieldLookup,
 } from './services/schema-field-lookup.js'
 export { searchNotifier } from './services/search-notifier.js'
-export { openStore } from './store-factory.js'
+export { embeddedStoreFile, openStore } from './store-factory.js'

@@ -3,6 +3,11 @@ import type { Config } from '@catalog/config'
 import type { MetadataStore } from '@catalog/store'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
 
+/** The embedded store's SQLite file, when the configuration names the embedded store. */
+export function embeddedStoreFile(config: Config): string | undefined {
+  return config.CATALOG_STORE === 'sqlite' ? join(config.CATALOG_DATA_DIR, 'metadata.db') : undefined
+}
+
 /** Opens the metadata store the configuration names: the one place an adapter is picked. */
 export async function openStore(
   config: Config,
@@ -11,7 +16,7 @@ export async function openStore(
   switch (config.CATALOG_STORE) {
     case 'sqlite': {
       const store = new SqliteMetadataStore({
-        file: join(config.CATALOG_DATA_DIR, 'metadata.db'),
+        file: embeddedStoreFile(config) as string,
         durability: config.CATALOG_DURABILITY,
         ...(log ? { onMigrate: (note: string) => log.warn(note) } : {}),
       })

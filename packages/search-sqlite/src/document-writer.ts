@@ -21,7 +21,7 @@ import { ftsRowOf, sameAnalysedValues } from './fts-row.js'
 import type { PartsCodec } from './parts-codec.js'
 import { RowBuffer } from './row-buffer.js'
 import { urnHash } from './urn-hash.js'
-import { ValueAnalysis } from './value-analysis.js'
+import { LIVE_MEMO_ENTRIES, ValueAnalysis } from './value-analysis.js'
 import type { Vocabulary } from './vocabulary.js'
 
 type Statement = Database.Statement
@@ -109,7 +109,7 @@ export class DocumentWriter {
   ) {
     const p = (sql: string) => db.prepare(sql)
     this.db = db
-    this.analysis = new ValueAnalysis(o.urnTypes)
+    this.analysis = new ValueAnalysis(o.urnTypes, LIVE_MEMO_ENTRIES)
     this.fts = new FtsInserter(db, o.ftsFields)
     this.columns = o.ftsFields.map(ftsColumn)
     this.exact = new RowBuffer(

@@ -18,6 +18,13 @@ export interface ChangeSource {
    * characters): only an empty page says there is nothing after `after`.
    */
   changesJson?(after: number, limit: number): Promise<string>
+  /**
+   * Optional, one process only: the file of the embedded metadata store holding this log. An
+   * index that can read the log from it on its own thread (the embedded index's worker, with
+   * its own read-only connection) is given the file instead of pages, so the pages are never
+   * built on this thread nor copied between threads.
+   */
+  readonly storeFile?: string
 }
 
 /** The part of the metadata store a change source needs (structural: no store dependency). */
@@ -31,10 +38,17 @@ export interface ChangeLogReader {
   changesJson?(after: number, limit: number): Promise<string>
 }
 
-/** Reads the change log straight from the metadata store (one process). */
-export function storeChangeSource(store: ChangeLogReader): ChangeSource {
+/**
+ * Reads the change log straight from the metadata store (one process). `storeFile`: the
+ * embedded store's SQLite file, when the store is the embedded one (see {@link ChangeSource.storeFile}).
+ */
+export function storeChangeSource(
+  store: ChangeLogReader,
+  options: { readonly storeFile?: string } = {},
+): ChangeSource {
   const asJson = store.changesJson?.bind(store)
   return {
+    ...(options.storeFile ? { storeFile: options.storeFile } : {}),
     async changes(after, limit) {
       const entries = await store.changes(after, limit)
       const last = entries.at(-1)?.seq ?? after

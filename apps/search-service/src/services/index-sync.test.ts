@@ -8,7 +8,7 @@ import { IndexSync, NOTED_WRITE_DELAY_MS } from './index-sync.js'
  * A change log in memory and an index that records each page it is given as text; the log's
  * text pages hold at most `textPage` entries, however many are asked for.
  */
-function fixture(textPage = Number.POSITIVE_INFINITY) {
+function fixture(textPage = Number.POSITIVE_INFINITY, storeFile?: string) {
   const log: ChangeLogEntry[] = []
   const pages: number[][] = []
   let cursor = 0
@@ -35,6 +35,7 @@ function fixture(textPage = Number.POSITIVE_INFINITY) {
     },
   } as unknown as SearchIndex
   const source: ChangeSource = {
+    ...(storeFile ? { storeFile } : {}),
     changes: async (after, limit) => ({
       head: log.length,
       entries: log.filter((e) => e.seq > after).slice(0, limit),
@@ -88,4 +89,79 @@ t.test('a text page that ends early (bounded by its characters) does not end the
   await sync.fresh()
   t.same(pages, [[1, 2], [3, 4], [5]], 'every noted write is indexed before the search, two per page')
   t.same((await sync.stats()).cursor, 5)
+})
+
+/**
+ * A change log in memory as the embedded store's file would hold it, and an index that reads
+ * that log itself after its own cursor (as the SQLite index's worker does), `page` entries at
+ * most per call; text pages fail the test.
+ */
+function storeFixture(page = Number.POSITIVE_INFINITY) {
+  const log: number[] = []
+  const calls: Array<[string, number]> = []
+  let cursor = 0
+  const index = {
+    cursor: async () => cursor,
+    async applyStoreLog(file: string, limit: number): Promise<LogApplyResult> {
+      calls.push([file, limit])
+      const entries = log.filter((seq) => seq > cursor).slice(0, Math.min(limit, page))
+      cursor = entries.at(-1) ?? cursor
+      return { entries: entries.length, documentsChanged: entries.length, cursor }
+    },
+    applyLog: async () => {
+      throw new Error('the index reads the store file: no text page is built')
+    },
+  } as unknown as SearchIndex
+  const source: ChangeSource = {
+    storeFile: '/data/metadata.db',
+    changes: async () => {
+      throw new Error('the index reads the store file: no page is read here')
+    },
+    changesJson: async () => {
+      throw new Error('the index reads the store file: no text page is read here')
+    },
+  }
+  const sync = new IndexSync(index, source, new DocumentDeriver(new SearchSchema(new Registry())))
+  const write = () => {
+    log.push(log.length + 1)
+    return log.length
+  }
+  return { sync, write, calls }
+}
+
+t.test(
+  'with the store file, an index that reads the log itself is asked for pages, not given text',
+  async (t) => {
+    const { sync, write, calls } = storeFixture(2)
+    t.teardown(() => sync.stop())
+    for (let i = 0; i < 5; i++) sync.noteWrite(write())
+    await sync.fresh()
+    t.same(
+      (await sync.stats()).cursor,
+      5,
+      'every noted write is indexed before the search (read-your-writes)',
+    )
+    t.same((await sync.stats()).applied, 5)
+    t.same(
+      calls.map(([file]) => file),
+      Array(calls.length).fill('/data/metadata.db'),
+      'each call names the store file',
+    )
+    t.ok(
+      calls.every(([, limit]) => limit === 1000),
+      'pages of at most 1,000 entries',
+    )
+    t.equal(calls.length, 4, 'three pages of two or one, and an empty one that ends the drain')
+    write()
+    t.equal(await sync.catchUp(), 6, 'a catch-up finds the new entry')
+  },
+)
+
+t.test('an index that cannot read the store file is given text pages as before', async (t) => {
+  // A source naming a store file, and an index without applyStoreLog (another kind of index).
+  const { sync, write, pages } = fixture(Number.POSITIVE_INFINITY, '/data/metadata.db')
+  t.teardown(() => sync.stop())
+  for (let i = 0; i < 3; i++) sync.noteWrite(write())
+  await sync.fresh()
+  t.same(pages, [[1, 2, 3]], 'one text page')
 })

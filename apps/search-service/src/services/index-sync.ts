@@ -8,6 +8,15 @@ export interface IndexSyncOptions {
   readonly log?: Logger
 }
 
+/**
+ * An index that reads the embedded store's change log from the store's file itself, on its own
+ * thread (the SQLite index's worker: `WorkerSearchIndex.applyStoreLog`). Not part of the
+ * `SearchIndex` port: only an index in the store's process can, and only with that store.
+ */
+interface StoreLogIndex {
+  applyStoreLog(storeFile: string, limit: number): Promise<LogApplyResult>
+}
+
 /** What a sync has done since it was created. */
 export interface SyncStats {
   readonly cursor: number
@@ -161,6 +170,9 @@ export class IndexSync {
   }
 
   private async drain(): Promise<void> {
+    const fromStore = (this.index as Partial<StoreLogIndex>).applyStoreLog
+    if (this.source.storeFile && fromStore)
+      return this.drainFromStore(fromStore.bind(this.index), this.source.storeFile)
     if (this.index.applyLog) return this.drainAsText(this.index.applyLog.bind(this.index))
     let cursor = await this.currentCursor()
     for (;;) {
@@ -172,6 +184,25 @@ export class IndexSync {
       cursor = result.cursor
       this.cursor = cursor
       if (page.entries.length < this.batchSize) return
+    }
+  }
+
+  /**
+   * The drain for an index that reads the store's file itself: each call applies the next page
+   * after the index's cursor; nothing of the page is read, built or copied on this thread.
+   */
+  private async drainFromStore(
+    applyStoreLog: StoreLogIndex['applyStoreLog'],
+    storeFile: string,
+  ): Promise<void> {
+    // Pages of TEXT_PAGE entries, as below: a call of 5,000 would keep a search queued behind it
+    // on the index's thread for longer, and the index's thread holds the whole page at once.
+    const pageSize = Math.min(this.batchSize, TEXT_PAGE)
+    for (;;) {
+      const result = await applyStoreLog(storeFile, pageSize)
+      if (result.entries === 0) return
+      this.applied += result.entries
+      this.cursor = result.cursor
     }
   }
 

@@ -1,5 +1,6 @@
 import type { ChangeLogEntry } from '@catalog/core'
 import type { DocumentDeriver, LogApplyResult, SearchIndex } from '@catalog/search'
+import type { StoreChangeLog } from './store-change-log.js'
 
 /**
  * Applies change-log entries given as JSON text (a `ChangeLogEntry[]` or a page `{ entries }`):
@@ -17,7 +18,28 @@ export async function applyLogText(
     ? (parsed as ChangeLogEntry[])
     : (parsed as { entries?: unknown } | null)?.entries
   if (!Array.isArray(entries)) throw new TypeError('applyLog takes a JSON array of change-log entries')
-  const last = entries.at(-1) as ChangeLogEntry | undefined
+  return applyEntries(index, deriver, entries as ChangeLogEntry[])
+}
+
+/**
+ * Reads the next page of the store's change log after the index's own cursor (at most `limit`
+ * entries) and applies it, on the search worker's thread: nothing of the page crosses threads.
+ */
+export async function applyStoreLog(
+  index: SearchIndex,
+  deriver: DocumentDeriver,
+  log: StoreChangeLog,
+  limit: number,
+): Promise<LogApplyResult> {
+  return applyEntries(index, deriver, log.read(await index.cursor(), limit))
+}
+
+async function applyEntries(
+  index: SearchIndex,
+  deriver: DocumentDeriver,
+  entries: readonly ChangeLogEntry[],
+): Promise<LogApplyResult> {
+  const last = entries.at(-1)
   if (!last) return { entries: 0, documentsChanged: 0, cursor: await index.cursor() }
   const result = await index.apply(deriver.changes(entries), last.seq)
   return { ...result, entries: entries.length }

@@ -5,6 +5,7 @@ import type { SearchIndex } from '@catalog/search'
 export type IndexOp =
   | keyof SearchIndex
   | 'applyJson'
+  | 'applyStoreLog'
   | 'applyBulk'
   | 'beginBulk'
   | 'endBulk'

@@ -3,8 +3,9 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { lowerThreadPriority, Registry, toWireError } from '@catalog/core'
 import { DocumentDeriver, SearchSchema } from '@catalog/search'
 import { SqliteSearchIndex } from '../sqlite-search-index.js'
-import { applyLogText } from './log-applier.js'
+import { applyLogText, applyStoreLog } from './log-applier.js'
 import type { WorkerCall, WorkerInit, WorkerReply } from './protocol.js'
+import { StoreChangeLog } from './store-change-log.js'
 
 /**
  * The search index's own thread: one {@link SqliteSearchIndex} that applies changes and answers
@@ -21,6 +22,8 @@ const WARM_STEP_MS = 5
 
 let index: SqliteSearchIndex | undefined
 let deriver: DocumentDeriver | undefined
+/** The store's change log on this thread's read-only connection, opened at the first `applyStoreLog`. */
+let storeLog: StoreChangeLog | undefined
 try {
   const schema = new SearchSchema(new Registry())
   // Change-log entries sent as text (`applyLog`) are parsed and derived here, off the event loop.
@@ -53,18 +56,41 @@ function warmStep(): void {
 
 port.on('message', async (call: WorkerCall) => {
   try {
-    if (!index || !deriver) throw new Error('the search index did not open')
-    const value =
-      call.op === 'applyLog'
-        ? await applyLogText(index, deriver, call.args[0] as string)
-        : call.op === 'cacheState'
-          ? index.cacheState()
-          : call.op === 'heapStatistics'
-            ? getHeapStatistics()
-            : await (index[call.op] as (...args: unknown[]) => Promise<unknown>).apply(index, [...call.args])
+    const value = await run(call)
     post({ id: call.id, ok: true, value })
-    if (call.op === 'close') port.close()
+    if (call.op === 'close') {
+      storeLog?.close()
+      port.close()
+    }
   } catch (err) {
     post({ id: call.id, ok: false, error: toWireError(err) })
   }
 })
+
+/** Runs a call: the worker's own operations by name, the others as the index's methods. */
+async function run(call: WorkerCall): Promise<unknown> {
+  if (!index || !deriver) throw new Error('the search index did not open')
+  switch (call.op) {
+    case 'applyLog':
+      return applyLogText(index, deriver, call.args[0] as string)
+    case 'applyStoreLog':
+      return applyStoreLog(index, deriver, storeLogOf(call.args[0] as string), call.args[1] as number)
+    case 'cacheState':
+      return index.cacheState()
+    case 'heapStatistics':
+      return getHeapStatistics()
+    default:
+      return (index[call.op] as (...args: unknown[]) => Promise<unknown>).apply(index, [...call.args])
+  }
+}
+
+/** The change log of the store at `file`, on a connection opened once (and again for another file). */
+function storeLogOf(file: string): StoreChangeLog {
+  if (storeLog?.file !== file) {
+    storeLog?.close()
+    // Unset first: a file that does not open leaves no closed connection behind.
+    storeLog = undefined
+    storeLog = new StoreChangeLog(file)
+  }
+  return storeLog
+}

@@ -19,7 +19,7 @@ t.test('oldGenerationMb caps the worker thread heap; without it V8 picks the cei
   t.teardown(() => free.close())
   const cappedLimit = (await capped.heapStatistics()).heap_size_limit
   const freeLimit = (await free.heapStatistics()).heap_size_limit
-  // The limit counts the young generation (32 MB) beside the old one.
+  // The limit counts the young generation (YOUNG_GENERATION_MB) beside the old one.
   t.ok(
     cappedLimit >= 256 * MB && cappedLimit < 320 * MB,
     `capped at 256 MB plus the young generation: ${cappedLimit / MB} MB`,

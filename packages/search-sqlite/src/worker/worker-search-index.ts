@@ -42,12 +42,17 @@ export interface WorkerSearchOptions extends WorkerInit {
 
 /**
  * The worker's V8 young generation, MB. V8's default (3 semi-spaces of up to 16 MB on 64-bit) is
- * sized for throughput; the worker's garbage is short-lived query temporaries. Measured on the
- * scale benchmark's searches at 100,000 datasets (`bench/search-worker-memory.ts`, three runs
- * side by side with the default): the catalog's RSS after them 254-271 MB at 32 MB against
- * 274-367 MB, with the same CPU per request; 16 MB kept RSS as low but cost 3-10 % more CPU.
+ * sized for throughput; the worker's garbage is short-lived query and indexing temporaries. Under
+ * a stream of writes the worker fills whatever young generation it has, and it stays resident: at
+ * 16 MB the catalog held 372-390 MB (median 378) after the ingest benchmark's 1,000,000 aspects
+ * against 397-409 MB (median 400) at 32 MB (`bench/ingest-rss.ts`, 3 alternated runs each), at
+ * the same CPU per ingested aspect. The price is paid by searches: 5-13 % more of the catalog's CPU per search at
+ * 200,000 datasets (`bench/mem-search-cpu.ts`, two runs of 5 alternated rounds: medians 15.2
+ * against 14.3 ms, and 14.85 against 13.1 ms; 24 MB cost 5 % as well). Earlier, on the scale
+ * benchmark's searches at 100,000 datasets, 32 MB against V8's default held 254-271 MB against
+ * 274-367 MB at the same CPU per request.
  */
-export const YOUNG_GENERATION_MB = 32
+export const YOUNG_GENERATION_MB = 16
 
 /** Default query budget: far above any search of the targets, far below a client's patience. */
 export const DEFAULT_QUERY_BUDGET_MS = 10_000
@@ -130,6 +135,17 @@ export class WorkerSearchIndex implements SearchIndex {
   /** Sends the entries as text: the worker parses and derives them, the event loop only copies a string. */
   applyLog(entriesJson: string): Promise<LogApplyResult> {
     return this.call('applyLog', [entriesJson])
+  }
+
+  /**
+   * Reads the next page of the change log (at most `limit` entries after the index's cursor)
+   * from the embedded metadata store's file at `storeFile`, on the worker's own read-only
+   * connection, and applies it: in one process nothing of the page is built on the event loop or
+   * copied between threads (see `StoreChangeLog`). A page ends early when its values are large;
+   * `entries: 0` means the index has the whole log.
+   */
+  applyStoreLog(storeFile: string, limit: number): Promise<LogApplyResult> {
+    return this.call('applyStoreLog', [storeFile, limit])
   }
 
   search(request: SearchRequest): Promise<SearchResultPage> {
