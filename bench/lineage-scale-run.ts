@@ -1,18 +1,10 @@
-/**
- * `BENCH_SCALE_ONLY=lineage npm run bench -- scale`: only the getLineage part of the scale
- * benchmark, on the data dir of BENCH_SCALE_DIR (loaded first if it holds no finished load).
- * With BENCH_LINEAGE_BEFORE=<dir of another build's bundle> (a copy of `dist/`, placed where
- * node finds the repository's `node_modules`, e.g. beside a symlink to it) and
- * BENCH_LINEAGE_BEFORE_DATA=<a copy of the data dir>, that build is timed in the same rounds,
- * so before and after compare within one run.
- */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { ROOT, type Running, whenListening } from '../test/helpers/spawn.js'
+import { ROOT, type Running } from '../test/helpers/spawn.js'
 import { lineageRows, type Target } from './lineage-scale.js'
+import { spawnCatalog } from './reads-start.js'
 import { loadScaleData } from './scale-load.js'
 import { startCatalog } from './scale-system.js'
 import { type Row, renderTable } from './scale-table.js'
@@ -56,19 +48,7 @@ export async function bundleStart(dir: string): Promise<BundleStart> {
  */
 async function startBundleAt(dir: string, dataDir: string): Promise<Running> {
   const { args, cleanup } = await bundleStart(dir)
-  const child = spawn(process.execPath, args, {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      CATALOG_DATA_DIR: dataDir,
-      CATALOG_AUTH: 'off',
-      CATALOG_LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.once('exit', cleanup)
-  return whenListening(child, dir, 600_000, false)
+  return spawnCatalog(args, dataDir, dir, { onExit: cleanup })
 }
 
 const target = (r: Running): Target => ({ url: r.url, pid: r.child.pid as number })

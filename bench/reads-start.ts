@@ -26,24 +26,39 @@ export async function startBuild(root: string, dataDir: string, options: BuildSt
   const { SERVER_NODE_FLAGS } = (await import(
     pathToFileURL(join(root, 'scripts', 'server-node-flags.mjs')).href
   )) as { SERVER_NODE_FLAGS: string[] }
-  const child = spawn(
-    process.execPath,
+  return spawnCatalog(
     [...SERVER_NODE_FLAGS, ...(options.extraFlags ?? []), join(root, 'scripts', 'start.mjs')],
-    {
-      cwd: options.cwd ?? root,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        CATALOG_DATA_DIR: dataDir,
-        CATALOG_AUTH: 'off',
-        CATALOG_LOG_LEVEL: 'info',
-        ...options.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    dataDir,
+    root,
+    options,
   )
-  return whenListening(child, root, 600_000, false)
+}
+
+/**
+ * A catalog started by node with `args` on `dataDir` (auth off, any free port, info logs, then
+ * `options.env`), in `options.cwd` or `label`'s directory; `onExit` runs when the process ends.
+ */
+export function spawnCatalog(
+  args: readonly string[],
+  dataDir: string,
+  label: string,
+  options: Pick<BuildStart, 'env' | 'cwd'> & { readonly onExit?: () => void } = {},
+): Promise<Running> {
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd ?? label,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      CATALOG_DATA_DIR: dataDir,
+      CATALOG_AUTH: 'off',
+      CATALOG_LOG_LEVEL: 'info',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  if (options.onExit) child.once('exit', options.onExit)
+  return whenListening(child, label, 600_000, false)
 }
 
 /** A variant's `root|flags` spelling: the repo copy and its extra node flags. */

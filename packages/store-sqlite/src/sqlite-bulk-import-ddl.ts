@@ -39,6 +39,10 @@ export interface BulkProgress {
   readonly failed: number
 }
 
+/**
+ * The bulk import's own statements; the rows themselves it writes with the live writer's
+ * statements (`prepareWrites`), which it keeps beside these.
+ */
 export function bulkStatements(db: Database.Database) {
   return {
     progressOf: db.prepare('SELECT * FROM bulk_import_progress WHERE source = ?'),
@@ -63,46 +67,13 @@ export function bulkStatements(db: Database.Database) {
       .raw(),
     touchedCount: db.prepare('SELECT COUNT(*) AS n FROM bulk_import_touched'),
     untouch: db.prepare('DELETE FROM bulk_import_touched WHERE urn = ?'),
-    head: db.prepare('SELECT MAX(seq) AS seq FROM change_log'),
     // Aspect rows and edges by URN id (see STORE_DDL).
     exists: db.prepare(
       'SELECT 1 FROM urns u CROSS JOIN aspect_rows a ON a.eid = u.id WHERE u.urn = ? AND a.aspect = ? AND a.version = 0',
     ),
-    latest: db.prepare('SELECT metadata, run FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0'),
-    maxVersion: db.prepare(
-      'SELECT COALESCE(MAX(version), 0) AS v FROM aspect_rows WHERE eid = ? AND aspect = ?',
-    ),
-    // System metadata and actor as columns and ids (see STORE_DDL and SystemColumns).
-    insert: db.prepare(
-      `INSERT INTO aspect_rows (eid, aspect, version, metadata, createdon, createdby, observed, run, lastrun, sysextra)
-       VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
     putRow: db.prepare(
       `INSERT OR REPLACE INTO aspect_rows (eid, aspect, version, metadata, createdon, createdby, observed, run, lastrun, sysextra)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    archive: db.prepare(
-      `INSERT INTO aspect_rows (eid, aspect, version, metadata, createdon, createdby, observed, run, lastrun, sysextra)
-       SELECT eid, aspect, ?, metadata, createdon, createdby, observed, run, lastrun, sysextra
-       FROM aspect_rows WHERE eid = ? AND aspect = ? AND version = 0`,
-    ),
-    updateLatest: db.prepare(
-      `UPDATE aspect_rows SET metadata = ?, createdon = ?, createdby = ?, observed = ?, run = ?, lastrun = ?, sysextra = ?
-       WHERE eid = ? AND aspect = ? AND version = 0`,
-    ),
-    touchSystemMetadata: db.prepare(
-      'UPDATE aspect_rows SET observed = ?, run = ?, lastrun = ?, sysextra = ? WHERE eid = ? AND aspect = ? AND version = 0',
-    ),
-    deleteAspect: db.prepare('DELETE FROM aspect_rows WHERE eid = ? AND aspect = ?'),
-    deleteEntity: db.prepare('DELETE FROM aspect_rows WHERE eid = ?'),
-    deleteTimeseries: db.prepare('DELETE FROM timeseries WHERE urn = ?'),
-    deleteEdgesOf: db.prepare('DELETE FROM edge_rows WHERE src = ? AND aspect = ?'),
-    deleteOutgoing: db.prepare('DELETE FROM edge_rows WHERE src = ?'),
-    deleteIncoming: db.prepare('DELETE FROM edge_rows WHERE dst = ?'),
-    insertEdge: db.prepare('INSERT OR IGNORE INTO edge_rows (src, type, dst, aspect) VALUES (?, ?, ?, ?)'),
-    putTimeseries: db.prepare(
-      `INSERT OR REPLACE INTO timeseries (entity_type, aspect, urn, timestamp_millis, partition_key, message_id, value, system_metadata)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
   }
 }

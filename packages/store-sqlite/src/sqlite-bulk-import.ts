@@ -15,6 +15,7 @@ import { BULK_DDL, type BulkProgress, bulkStatements } from './sqlite-bulk-impor
 import { openStoreSchema } from './sqlite-schema.js'
 import { type SystemMetadataCodec, systemMetadataCodec } from './sqlite-system-metadata.js'
 import { UrnIds } from './sqlite-urn-ids.js'
+import { prepareWrites } from './sqlite-write-statements.js'
 
 export type { BulkProgress } from './sqlite-bulk-import-ddl.js'
 
@@ -49,6 +50,8 @@ export type TouchedLatestRow = readonly [
 export class SqliteBulkImport {
   private readonly db: Database.Database
   private readonly s: ReturnType<typeof bulkStatements>
+  /** The live writer's statements on the same tables. */
+  private readonly w: ReturnType<typeof prepareWrites>
   private readonly ids: UrnIds
   private readonly codec: SystemMetadataCodec
   private inTransaction = false
@@ -75,6 +78,7 @@ export class SqliteBulkImport {
       })
     }
     this.s = bulkStatements(this.db)
+    this.w = prepareWrites(this.db)
     this.ids = new UrnIds(this.db)
     this.codec = systemMetadataCodec(this.db)
   }
@@ -195,7 +199,7 @@ export class SqliteBulkImport {
 
   /** The change log's newest sequence number (imports add none). */
   head(): number {
-    return Number((this.s.head.get() as { seq: number | null }).seq ?? 0)
+    return Number((this.w.head.get() as { seq: number | null }).seq ?? 0)
   }
 
   /** Checkpoints the WAL into the database file, fsyncs file and directory, closes. */
@@ -219,7 +223,7 @@ export class SqliteBulkImport {
   }
 
   private apply(batch: WriteBatch): WriteOutcome {
-    const s = this.s
+    const { s, w } = this
     const defaults = new Map((batch.defaults ?? []).map((d) => [d.urn, d]))
     const written = new Set(
       batch.mutations
@@ -268,7 +272,7 @@ export class SqliteBulkImport {
         case 'patch': {
           const id = this.ids.of(m.urn)
           const row =
-            id === undefined ? undefined : (s.latest.get(id, m.aspect) as { metadata: string } | undefined)
+            id === undefined ? undefined : (w.latestOne.get(id, m.aspect) as { metadata: string } | undefined)
           const current = row ? (JSON.parse(row.metadata) as Record<string, unknown>) : undefined
           const value = patchToUpsert(m, current)
           results.push({ urn: m.urn, aspect: m.aspect, changed: upsert(value) })
@@ -288,7 +292,7 @@ export class SqliteBulkImport {
           const r = m.row
           const partition = r.value.partitionSpec === undefined ? '' : canonicalJson(r.value.partitionSpec)
           const messageId = typeof r.value.messageId === 'string' ? r.value.messageId : ''
-          s.putTimeseries.run(
+          w.upsertTimeseries.run(
             r.entityType,
             r.aspect,
             r.urn,
@@ -308,13 +312,13 @@ export class SqliteBulkImport {
 
   /** Version 0 gets the value; a different previous value moves to max+1. False for a no-op. */
   private upsert(m: UpsertAspect, isNewEntity: boolean, fresh: boolean): boolean {
-    const s = this.s
+    const { w } = this
     const json = canonicalJson(m.value)
     const known = fresh ? undefined : this.ids.of(m.urn)
     const current =
       known === undefined
         ? undefined
-        : (s.latest.get(known, m.aspect) as { metadata: string; run: number | null } | undefined)
+        : (w.latestOne.get(known, m.aspect) as { metadata: string; run: number | null } | undefined)
     if (current && m.precondition?.require === 'aspect-absent') {
       if (m.precondition.drop) return false
       throw new ValidationError(
@@ -329,18 +333,19 @@ export class SqliteBulkImport {
     }
     const c = this.codec.written(m.systemMetadata, m.created, current ? (current.run ?? null) : null).columns
     if (current && current.metadata === json) {
-      s.touchSystemMetadata.run(c.observed, c.run, c.lastrun, c.sysextra, known, m.aspect)
+      w.touch.run(c.observed, c.run, c.lastrun, c.sysextra, known, m.aspect)
       return false
     }
     const id = known ?? this.ids.ensure(m.urn)
     const actor = this.codec.actors.id(m.created.actor)
     if (current) {
-      const max = (s.maxVersion.get(id, m.aspect) as { v: number }).v
-      s.archive.run(max + 1, id, m.aspect)
-      s.updateLatest.run(json, m.created.time, actor, c.observed, c.run, c.lastrun, c.sysextra, id, m.aspect)
-      s.deleteEdgesOf.run(id, m.aspect)
-    } else s.insert.run(id, m.aspect, json, m.created.time, actor, c.observed, c.run, c.lastrun, c.sysextra)
-    for (const e of m.edges) s.insertEdge.run(id, e.type, this.ids.ensure(e.destination), m.aspect)
+      const max = (w.maxVersion.get(id, m.aspect) as { v: number }).v
+      w.archive.run(max + 1, id, m.aspect)
+      w.updateLatest.run(json, m.created.time, actor, c.observed, c.run, c.lastrun, c.sysextra, id, m.aspect)
+      w.deleteEdgesOf.run(id, m.aspect)
+    } else
+      w.insert.run(id, m.aspect, 0, json, m.created.time, actor, c.observed, c.run, c.lastrun, c.sysextra)
+    for (const e of m.edges) w.insertEdge.run(id, e.type, this.ids.ensure(e.destination), m.aspect)
     this.rowsWritten++
     return true
   }
@@ -348,18 +353,18 @@ export class SqliteBulkImport {
   private deleteAspect(urn: string, aspect: string): number {
     const id = this.ids.of(urn)
     if (id === undefined) return 0
-    this.s.deleteEdgesOf.run(id, aspect)
-    return this.s.deleteAspect.run(id, aspect).changes
+    this.w.deleteEdgesOf.run(id, aspect)
+    return this.w.deleteAspect.run(id, aspect).changes
   }
 
   private deleteEntity(urn: string): number {
-    const s = this.s
-    s.deleteTimeseries.run(urn)
+    const { w } = this
+    w.deleteEntityTimeseries.run(urn)
     const id = this.ids.of(urn)
     if (id === undefined) return 0
-    s.deleteOutgoing.run(id)
-    s.deleteIncoming.run(id)
-    return s.deleteEntity.run(id).changes
+    w.deleteOutgoing.run(id)
+    w.deleteIncoming.run(id)
+    return w.deleteEntity.run(id).changes
   }
 }
 
