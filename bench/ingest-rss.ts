@@ -7,13 +7,15 @@
  * calls of 1,000 proposals over 4 connections, as bench/ingest.ts does, then prints RSS right
  * after the last batch, every thread's V8 heap (`fixtures/thread-probe.cjs`, read 0.4 s later)
  * and the server's CPU per aspect (every thread, and the event loop's, from /proc). At the end:
- * medians per variant. BENCH_RSS_DETAIL=1 also prints each thread's heap by space and its GCs.
+ * medians per variant. BENCH_RSS_DETAIL=1 also prints where the RSS is (bench/mem-smaps.ts) and
+ * each thread's heap by space and its GCs.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { benchProposal as proposal } from './ingest-proposal.js'
 import { fmt, load, median, rssMb } from './lib.js'
+import { memBreakdown } from './mem-smaps.js'
 import { cpuMs } from './process-cpu.js'
 import { inTurns, startBuild, variantOf } from './reads-start.js'
 
@@ -59,6 +61,8 @@ async function run(variant: string, round: number): Promise<Outcome> {
     })
     const rss = rssMb(pid)
     const after = cpuMs(pid)
+    // BENCH_RSS_DETAIL=1: where that RSS is (file vs anonymous, glibc's arenas), read at once.
+    const where = process.env.BENCH_RSS_DETAIL ? memBreakdown(pid) : undefined
     const seconds = (Date.now() - started) / 1000
     if (result.non2xx > 0 || result.errors > 0)
       throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`)
@@ -76,6 +80,7 @@ async function run(variant: string, round: number): Promise<Outcome> {
           },
       )
     // BENCH_RSS_DETAIL=1: each thread's heap by space and its GCs, to tell live data from room.
+    if (where) process.stdout.write(`  memory: ${JSON.stringify(where)}\n`)
     if (process.env.BENCH_RSS_DETAIL)
       for (const p of probes)
         process.stdout.write(

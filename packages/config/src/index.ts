@@ -40,7 +40,7 @@ export const ConfigSchema = Type.Object({
   CATALOG_SEARCH_TIME_BUDGET_MS: Type.Integer({ minimum: 1 }),
   CATALOG_MAX_INFLIGHT_WRITES: Type.Integer({ minimum: 0 }),
   CATALOG_MAX_LOOP_LAG_MS: Type.Integer({ minimum: 0 }),
-  /** Native heap trim (glibc's malloc_trim after bursts of work; see http-kit's native-heap-trim.ts). */
+  /** Native heap tuning: glibc's malloc_trim after bursts of work, and its arena cap at start (http-kit's native-heap-trim.ts, native-malloc-options.ts). */
   CATALOG_NATIVE_HEAP_TRIM: Type.Union([Type.Literal('on'), Type.Literal('off')]),
   /** While the process stays busy, a native heap trim at most this often. */
   CATALOG_NATIVE_HEAP_TRIM_BUSY_MS: Type.Integer({ minimum: 1000 }),

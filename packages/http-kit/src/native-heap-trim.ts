@@ -3,11 +3,12 @@ import { createRequire } from 'node:module'
 /**
  * Native heap trim: gives memory that glibc's malloc keeps after it was freed back to the OS.
  *
- * SQLite and the worker threads allocate through malloc; each thread gets its own arena, and
- * glibc returns an arena's free pages to the OS only from its top, so after a burst of queries or
- * ingest an arena stays resident with most of it free (gdb on a held server: 88 of a search
- * worker's 128 MB arena). `malloc_trim(0)` releases the free pages of every arena (glibc >= 2.8),
- * so one call from the main thread serves the worker threads too. Node has no API for it: it is
+ * SQLite and the worker threads allocate through malloc in arenas (the server caps how many:
+ * native-malloc-options.ts), and glibc returns an arena's free pages to the OS only from its top,
+ * so after a burst of queries or ingest an arena stays resident with most of it free (gdb on a
+ * held server, before the cap: 88 of a search worker's 128 MB arena). `malloc_trim(0)` releases
+ * the free pages of every arena (glibc >= 2.8), so one call from the main thread serves the worker
+ * threads too. Node has no API for it: it is
  * called through koffi (an FFI), loaded lazily, and only on Linux with glibc; anywhere else, or if
  * koffi is missing, this does nothing. The JVM does the same since JDK 21
  * (`-XX:TrimNativeHeapInterval`).
