@@ -58,16 +58,25 @@ export interface NativeHeapTrim {
   close(): void
 }
 
-/** The default loader: glibc's `malloc_trim` through koffi, on Linux only. */
-export const loadMallocTrim: TrimLoader = () => {
+/**
+ * A function of glibc's libc (`signature` in koffi's C-like syntax) through koffi, on Linux only;
+ * throws where it cannot be had (not Linux, no koffi, not glibc). Shared by the native heap trim
+ * and the malloc options (native-malloc-options.ts).
+ */
+export function glibcFunction<F>(signature: string): F {
   if (process.platform !== 'linux') throw new Error(`not linux (${process.platform})`)
   // A require at run time (not an import): koffi is an optional native module, and a process
   // without it must still start.
   const koffi = createRequire(import.meta.url)('koffi') as {
-    load(path: string): { func(signature: string): (pad: number) => number }
+    load(path: string): { func(signature: string): F }
   }
-  // glibc only: musl (Alpine) has neither libc.so.6 nor malloc_trim, so this throws there.
-  const trim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)')
+  // glibc only: musl (Alpine) has no libc.so.6, so this throws there.
+  return koffi.load('libc.so.6').func(signature)
+}
+
+/** The default loader: glibc's `malloc_trim` through koffi, on Linux only. */
+export const loadMallocTrim: TrimLoader = () => {
+  const trim = glibcFunction<(pad: number) => number>('int malloc_trim(size_t pad)')
   return () => trim(0)
 }
 

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module'
+import { glibcFunction, type TrimLog } from './native-heap-trim.js'
 
 /**
  * glibc malloc's tuning for a long-running catalog process, set through `mallopt` at start.
@@ -35,11 +35,6 @@ export type Mallopt = (param: number, value: number) => number
 /** Loads `mallopt`, or throws when it cannot (not glibc, no koffi). */
 export type MalloptLoader = () => Mallopt
 
-/** The logger's one method used here (pino's `debug`). */
-export interface MallocOptionsLog {
-  debug(obj: object, msg: string): void
-}
-
 /** What to set; an option left out keeps glibc's default. */
 export interface MallocOptions {
   /** Most arenas (`M_ARENA_MAX`), >= 1. */
@@ -51,16 +46,7 @@ export interface MallocOptions {
 }
 
 /** The default loader: glibc's `mallopt` through koffi, on Linux only. */
-export const loadMallopt: MalloptLoader = () => {
-  if (process.platform !== 'linux') throw new Error(`not linux (${process.platform})`)
-  // A require at run time (not an import): koffi is an optional native module, and a process
-  // without it must still start.
-  const koffi = createRequire(import.meta.url)('koffi') as {
-    load(path: string): { func(signature: string): Mallopt }
-  }
-  // glibc only: musl (Alpine) has no libc.so.6, so this throws there.
-  return koffi.load('libc.so.6').func('int mallopt(int param, int value)')
-}
+export const loadMallopt: MalloptLoader = () => glibcFunction<Mallopt>('int mallopt(int param, int value)')
 
 /**
  * Sets glibc malloc's {@link MallocOptions} (see the module's comment). Returns the options set;
@@ -68,7 +54,7 @@ export const loadMallopt: MalloptLoader = () => {
  */
 export function setMallocOptions(
   options: MallocOptions,
-  { log, load = loadMallopt }: { log?: MallocOptionsLog; load?: MalloptLoader } = {},
+  { log, load = loadMallopt }: { log?: TrimLog; load?: MalloptLoader } = {},
 ): MallocOptions {
   const wanted: Array<[keyof MallocOptions, number, number | undefined]> = [
     ['arenaMax', M_ARENA_MAX, options.arenaMax],
