@@ -38,3 +38,59 @@ t.test('a latest-unchanged precondition crosses apart from the batch text, its b
   )
   t.same(second?.precondition, { require: 'latest-unchanged', latestUtf8: null }, 'absent stays null')
 })
+
+t.test('a large batch crosses whole: every mutation kind, in order, with its defaults', async (t) => {
+  const mutations: Mutation[] = []
+  for (let i = 0; i < 1_500; i++) {
+    const u = `urn:li:dataset:(urn:li:dataPlatform:hive,wire_${i},PROD)`
+    const value = { description: `table ${i} "quoted" \u00e9`, tags: [i] }
+    if (i % 3 === 0)
+      mutations.push({
+        kind: 'upsert',
+        urn: u,
+        entityType: 'dataset',
+        aspect: 'datasetProperties',
+        value,
+        created,
+        systemMetadata: { runId: `run-${i}`, lastObserved: i },
+        edges: [{ type: 'DownstreamOf', destination: urn }],
+        precondition: { require: 'aspect-absent' },
+      })
+    else if (i % 3 === 1)
+      mutations.push({
+        kind: 'delete',
+        urn: u,
+        entityType: 'dataset',
+        aspect: 'status',
+        created,
+        isKeyAspect: false,
+      })
+    else
+      mutations.push({
+        kind: 'timeseries',
+        row: {
+          urn: u,
+          entityType: 'dataset',
+          aspect: 'datasetProfile',
+          timestampMillis: i,
+          value: { rowCount: i },
+        },
+      })
+  }
+  const defaults = Array.from({ length: 1_200 }, (_, i) => ({
+    urn: `urn:li:dataset:(urn:li:dataPlatform:hive,wire_${i},PROD)`,
+    entityType: 'dataset',
+    keyAspect: 'datasetKey',
+    aspects: [{ aspect: 'datasetKey', value: { name: `wire_${i}` }, edges: [] }],
+  }))
+  const batch: WriteBatch = { mutations, defaults, created }
+  const wire = await batchToWire(batch)
+  const back = batchFromWire(structuredClone(wire))
+  t.same(back.created, created)
+  t.same(back.defaults, defaults)
+  t.equal(back.mutations.length, mutations.length)
+  const expected = mutations.map((m) =>
+    m.kind === 'upsert' ? { ...m, value: {}, valueJson: JSON.stringify(m.value) } : m,
+  )
+  t.same(back.mutations, expected, 'each mutation as it was; upserts with their value as text')
+})

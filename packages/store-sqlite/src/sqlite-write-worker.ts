@@ -31,7 +31,13 @@ try {
   db = new Database(file, { fileMustExist: true })
   db.pragma('synchronous = NORMAL')
   db.pragma('busy_timeout = 5000')
-  db.pragma('cache_size = -16000')
+  // 4 MB of page cache, where the event loop's connection keeps 16 MB for its cold reads: this
+  // connection only writes large batches, reads a large aspect's latest value now and then and
+  // checkpoints, and what it wrote is in the WAL and the OS's cache. After the ingest benchmark's
+  // 1,000,000 aspects the catalog held 306-316 MB (median 312) against 316-324 MB (median 319)
+  // at 16 MB, at 176-219 against 163-205 CPU-µs per aspect, within the runs' noise
+  // (bench/ingest-rss.ts, 4 alternated pairs, load 3-8).
+  db.pragma('cache_size = -4000')
   writer = new SqliteWriter(db)
   latest = db
     .prepare(

@@ -54,6 +54,21 @@ export interface WorkerSearchOptions extends WorkerInit {
  */
 export const YOUNG_GENERATION_MB = 16
 
+/**
+ * The live index's SQLite page cache, MB, unless `cacheMb` says otherwise (a bulk build asks for
+ * more): half of `SqliteSearchIndex`'s default of 32. A stream of new datasets fills whatever
+ * cache the index has (FTS5's segments are merged as they grow), and it stays resident; the pages
+ * left out are read again from the OS's cache. After the ingest benchmark's 1,000,000 aspects
+ * the catalog held 284-295 MB (median 285) against 310-316 MB (median 313) at 32 MB, at 180-206
+ * against 176-219 CPU-µs per aspect (`bench/ingest-rss.ts`, 3 alternated rounds, load 3-8);
+ * searches and autocompletes at 500,000 datasets took 30.7 against 34.7 CPU-ms each, p95 85.7
+ * against 86.4 ms (`bench/mem-search-cpu.ts`, medians of 4 alternated rounds); single writes
+ * 364 against 351 CPU-µs, aspects of 100-proposal batches 128 against 137 (`bench/mem-ingest-cpu.ts`,
+ * medians of 5 alternated rounds, with the writer thread's 4 MB cache against the code before):
+ * all within the runs' noise.
+ */
+export const LIVE_CACHE_MB = 16
+
 /** Default query budget: far above any search of the targets, far below a client's patience. */
 export const DEFAULT_QUERY_BUDGET_MS = 10_000
 
@@ -309,7 +324,7 @@ export class WorkerSearchIndex implements SearchIndex {
     const worker = startWorker(WORKER_URL, {
       workerData: {
         file: this.options.file,
-        cacheMb: this.options.cacheMb,
+        cacheMb: this.options.cacheMb ?? LIVE_CACHE_MB,
         warmup: this.options.warmup,
         lowerPriority: this.options.lowerPriority,
       } satisfies WorkerInit,
