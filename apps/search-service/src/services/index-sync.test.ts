@@ -96,7 +96,7 @@ t.test('a text page that ends early (bounded by its characters) does not end the
  * that log itself after its own cursor (as the SQLite index's worker does), `page` entries at
  * most per call; text pages fail the test.
  */
-function storeFixture(page = Number.POSITIVE_INFINITY) {
+function storeFixture(page = Number.POSITIVE_INFINITY, delayMs = 0) {
   const log: number[] = []
   const calls: Array<[string, number]> = []
   let cursor = 0
@@ -104,6 +104,7 @@ function storeFixture(page = Number.POSITIVE_INFINITY) {
     cursor: async () => cursor,
     async applyStoreLog(file: string, limit: number): Promise<LogApplyResult> {
       calls.push([file, limit])
+      if (delayMs > 0) await sleep(delayMs)
       const entries = log.filter((seq) => seq > cursor).slice(0, Math.min(limit, page))
       cursor = entries.at(-1) ?? cursor
       return { entries: entries.length, documentsChanged: entries.length, cursor }
@@ -126,7 +127,7 @@ function storeFixture(page = Number.POSITIVE_INFINITY) {
     log.push(log.length + 1)
     return log.length
   }
-  return { sync, write, calls }
+  return { sync, write, calls, index, source }
 }
 
 t.test(
@@ -164,4 +165,31 @@ t.test('an index that cannot read the store file is given text pages as before',
   for (let i = 0; i < 3; i++) sync.noteWrite(write())
   await sync.fresh()
   t.same(pages, [[1, 2, 3]], 'one text page')
+})
+
+t.test('stop ends a catch-up after its page; the next start applies the rest', async (t) => {
+  const { sync, write, calls, index, source } = storeFixture(10, 1)
+  for (let i = 0; i < 1_000; i++) write()
+  const draining = sync.catchUp()
+  while (calls.length < 3) await sleep(1)
+  await sync.stop()
+  const stoppedAt = (await sync.stats()).cursor
+  t.ok(
+    stoppedAt >= 30 && stoppedAt < 100,
+    `stopped within a few pages of 10 (cursor ${stoppedAt}), not at 1,000`,
+  )
+  t.equal(await draining, stoppedAt, 'the catch-up in progress returns where it stopped')
+  const next = new IndexSync(index, source, new DocumentDeriver(new SearchSchema(new Registry())))
+  t.teardown(() => next.stop())
+  t.equal(await next.catchUp(), 1_000, 'a new sync on the same index resumes from its cursor')
+})
+
+t.test('stop ends a catch-up of text pages after its page too', async (t) => {
+  const { sync, write, pages } = fixture(10)
+  for (let i = 0; i < 1_000; i++) write()
+  const draining = sync.catchUp()
+  await sync.stop()
+  const cursor = await draining
+  t.ok(pages.length <= 2, `one page or two applied (${pages.length}), not 100`)
+  t.ok(cursor <= 20, `the catch-up returns where it stopped (${cursor})`)
 })
