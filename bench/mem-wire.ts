@@ -17,7 +17,9 @@ import { Session } from 'node:inspector/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import v8 from 'node:v8'
+import { Registry } from '@catalog/core'
 import type { WriteBatch } from '@catalog/store'
+import { LazyDefaults } from '../apps/metadata-service/src/services/lazy-defaults.js'
 import { benchProperties, benchUrn } from './ingest-proposal.js'
 import { fmt, median } from './lib.js'
 
@@ -30,6 +32,8 @@ interface Wire {
   batchToWire(batch: WriteBatch): Promise<unknown>
   batchFromWire(wire: unknown): WriteBatch
 }
+
+const registry = new Registry()
 
 /** A batch shaped as the metadata service makes it for 1,000 proposals of new datasets. */
 function batchOf(offset: number): WriteBatch {
@@ -50,26 +54,9 @@ function batchOf(offset: number): WriteBatch {
       created,
       edges: [],
     })
-    const name = `bench_db.schema_${i % 97}.table_${i}`
-    defaults.push({
-      urn,
-      entityType: 'dataset',
-      keyAspect: 'datasetKey',
-      aspects: [
-        {
-          aspect: 'datasetKey',
-          value: { platform: 'urn:li:dataPlatform:hive', name, origin: 'PROD' },
-          edges: [],
-        },
-        { aspect: 'browsePaths', value: { paths: [`/prod/hive/bench_db/schema_${i % 97}`] }, edges: [] },
-        {
-          aspect: 'browsePathsV2',
-          value: { path: [{ id: 'bench_db' }, { id: `schema_${i % 97}` }] },
-          edges: [],
-        },
-        { aspect: 'dataPlatformInstance', value: { platform: 'urn:li:dataPlatform:hive' }, edges: [] },
-      ],
-    })
+    // The defaults the metadata service makes (made here once, so no run times their making).
+    const ref = registry.resolveUrn(urn)
+    defaults.push(new LazyDefaults(registry, ref, ref.entity).toJSON())
   }
   return { mutations, defaults, created }
 }
