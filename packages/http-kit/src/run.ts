@@ -4,6 +4,7 @@ import type { Config } from '@catalog/config'
 import pino, { type Logger } from 'pino'
 import { admissionFromConfig } from './admission.js'
 import { type CatalogServer, createServer } from './create-server.js'
+import { exitNow } from './exit-now.js'
 import { installMetrics, type MetricsRegistry } from './metrics.js'
 import { type NativeHeapTrim, startNativeHeapTrim, type TrimLoader } from './native-heap-trim.js'
 import { type MallocOptions, type MalloptLoader, setMallocOptions } from './native-malloc-options.js'
@@ -122,12 +123,15 @@ interface Connection {
 /**
  * Graceful shutdown on SIGTERM/SIGINT, installed before the app listens and armed once it does: stop accepting, answer in-flight requests with
  * `Connection: close` (requests arriving meanwhile get fastify's 503), close idle keep-alive
- * connections at once rather than after their keep-alive timeout, close the backends, exit 0. After {@link SHUTDOWN_DEADLINE_MS} the
- * remaining connections are cut and the process exits 1; a second signal exits at once.
+ * connections at once rather than after their keep-alive timeout, close the backends, exit 0. After `deadlineMs`
+ * ({@link SHUTDOWN_DEADLINE_MS}) the remaining connections are cut and the process exits 1; a
+ * second signal exits 1 at once. Both exit through {@link exitNow}: a worker thread stuck in a
+ * native call does not hold them up.
  */
 export function installShutdown(
   app: CatalogServer,
   log: Logger,
+  { deadlineMs = SHUTDOWN_DEADLINE_MS }: { readonly deadlineMs?: number } = {},
 ): { arm: (closeBackends: () => Promise<void>) => void } {
   let stopping = false
   let closeBackends: () => Promise<void> = async () => {}
@@ -162,7 +166,7 @@ export function installShutdown(
   const stop = async (signal: string) => {
     if (stopping) {
       log.warn({ signal }, 'second signal: exiting now')
-      process.exit(1)
+      exitNow(1)
     }
     stopping = true
     // Answers in progress close their connection too (those not yet sending their headers).
@@ -170,13 +174,10 @@ export function installShutdown(
       for (const response of state.busy) if (!response.headersSent) response.setHeader('connection', 'close')
     log.info({ signal }, 'shutting down')
     const deadline = setTimeout(() => {
-      log.error(
-        { deadlineMs: SHUTDOWN_DEADLINE_MS },
-        'shutdown deadline passed: cutting the remaining connections',
-      )
+      log.error({ deadlineMs }, 'shutdown deadline passed: cutting the remaining connections')
       app.server.closeAllConnections()
-      process.exit(1)
-    }, SHUTDOWN_DEADLINE_MS)
+      exitNow(1)
+    }, deadlineMs)
     try {
       // Busy connections close after their answer, which carries `Connection: close`; idle
       // keep-alive ones are closed once quiet for IDLE_GRACE_MS, so none lingers for its
