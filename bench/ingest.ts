@@ -97,6 +97,28 @@ export async function ingestBench(): Promise<string[]> {
         ),
       )
 
+    // The floor of a single write in the store alone: the rows a proposal for a new dataset
+    // writes, raw, one transaction and fsync per call of 1 proposal (a naive durable server) and
+    // of 16 (as a group commit gathers them); no HTTP, validation or search index.
+    const singleRows = new IngestRows()
+    const rawSingle = [1, 16].map((perCall) => {
+      const calls = Math.max(20, Math.round((2_000 * SCALE) / perCall))
+      const rate = rawInsertRate(join(dir, `raw-single-${perCall}.db`), calls, perCall, (call) =>
+        singleRows.of(
+          Array.from({ length: perCall }, (_, k) => proposal(call * perCall + k)),
+          Date.now(),
+        ),
+      )
+      return `${perCall} per call ${fmt(rate.perSec)}/s, ${fmt(rate.cpuUs)} CPU-µs per proposal`
+    })
+    const trivialUs =
+      trivialBefore && trivialAfter
+        ? ` (the trivial POST: ${fmt(allUs(trivialBefore, trivialAfter, base.total))} µs)`
+        : ''
+    say(
+      `  raw insert of the proposals' rows (defaults and change log), a transaction and fsync per call: ${rawSingle.join('; ')}${trivialUs}`,
+    )
+
     offset = 2_000_000_000
     const batch = await load({
       url: catalog.url,

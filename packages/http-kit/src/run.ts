@@ -125,8 +125,8 @@ interface Connection {
  * `Connection: close` (requests arriving meanwhile get fastify's 503), close idle keep-alive
  * connections at once rather than after their keep-alive timeout, close the backends, exit 0. After `deadlineMs`
  * ({@link SHUTDOWN_DEADLINE_MS}) the remaining connections are cut and the process exits 1; a
- * second signal exits 1 at once. Both exit through {@link exitNow}: a worker thread stuck in a
- * native call does not hold them up.
+ * second signal exits 1 at once. These and a failed close exit through {@link exitNow}: a worker
+ * thread stuck in a native call does not hold them up.
  */
 export function installShutdown(
   app: CatalogServer,
@@ -194,7 +194,7 @@ export function installShutdown(
       process.exit(0)
     } catch (err) {
       log.error({ err }, 'shutdown failed')
-      process.exit(1)
+      exitNow(1)
     } finally {
       clearTimeout(deadline)
     }
