@@ -1,5 +1,5 @@
 /**
- * For run-shutdown.test.ts: a server whose backends cannot close, because their worker thread is
+ * For run-shutdown.long-test.ts: a server whose backends cannot close, because their worker thread is
  * inside one native call that runs for minutes (as a long SQLite statement would: an index build,
  * the checkpoint of a large WAL). `node --import tsx <this file> <deadline ms> [fallback]`:
  * shutdown armed with that deadline; logs `ready` once listening. With `fallback`, the process
@@ -14,8 +14,10 @@ import { exitNow } from './exit-now.js'
 import { installShutdown } from './run.js'
 
 const log = pino({ base: { app: 'stuck-worker' } })
+// The call waits without using the CPU (a child process's 30 s sleep): what matters is that it
+// is one native call, which worker termination cannot interrupt.
 const worker = new Worker(
-  "require('node:worker_threads').parentPort.postMessage('busy'); require('node:crypto').pbkdf2Sync('key', 'salt', 2e9, 64, 'sha512')",
+  "require('node:worker_threads').parentPort.postMessage('busy'); require('node:child_process').execFileSync('sleep', ['30'])",
   { eval: true },
 )
 await once(worker, 'message')

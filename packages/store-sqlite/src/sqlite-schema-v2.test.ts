@@ -2,69 +2,14 @@
  * Data dirs of the second layout (system metadata as JSON text and `createdby` as text in every
  * aspect row) are migrated when the store opens, in one transaction: every row reads back with
  * the same system metadata and actor through every read path, runs and rollback work on the
- * migrated rows, and a migration killed mid-way leaves the second layout, migrated at the next open.
+ * migrated rows. A migration killed mid-way: sqlite-schema-v2-kill.long-test.ts.
  */
-import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import t from 'tap'
 import { STORE_SCHEMA_VERSION } from './schema.js'
 import { SqliteMetadataStore } from './sqlite-store.js'
 import { SqliteStoreReader } from './sqlite-store-reader.js'
-import { STORE_V2_DDL } from './store-v2-ddl.fixture.js'
-
-const A = 'urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)'
-const B = 'urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)'
-const ACTOR = 'urn:li:corpuser:datahub'
-/** System metadata as layout 2 stored it, in DataHub's key order. */
-const sm = (lastObserved: number, runId: string, lastRunId: string, more: Record<string, unknown> = {}) =>
-  JSON.stringify({ lastObserved, runId, lastRunId, ...more })
-const ROWS: Array<[string, string, number, string, string | null, number, string]> = [
-  [A, 'datasetKey', 0, '{"name":"a"}', sm(100, 'run-1', 'no-run-id-provided'), 1, ACTOR],
-  [
-    A,
-    'datasetProperties',
-    0,
-    '{"description":"two"}',
-    sm(300, 'run-2', 'run-1', { pipelineName: 'p', properties: { k: 'v', n: null }, registryName: 'r' }),
-    3,
-    'urn:li:corpuser:jdoe',
-  ],
-  [A, 'datasetProperties', 1, '{"description":"one"}', sm(100, 'run-1', 'no-run-id-provided'), 1, ACTOR],
-  [A, 'status', 0, '{"removed":false}', sm(200, 'no-run-id-provided', 'no-run-id-provided'), 2, ACTOR],
-  [B, 'datasetKey', 0, '{"name":"b"}', sm(100, 'run-1', 'no-run-id-provided'), 1, ACTOR],
-  [B, 'globalTags', 0, '{"tags":[]}', null, 1, ACTOR],
-  // Written by hand, or by an older version: keys in another order, no runId, not an object (layout 2's run index refused text that is not JSON).
-  [B, 'ownership', 0, '{"owners":[]}', '{"runId":"run-3","lastObserved":7}', 1, ACTOR],
-  [B, 'upstreamLineage', 0, '{"upstreams":[]}', '{"pipelineName":"only"}', 1, ACTOR],
-  [B, 'container', 0, '{"container":"urn:li:container:c"}', '[1]', 1, ACTOR],
-]
-
-/** A store file written with the second layout's DDL, through its view. */
-function v2Store(file: string, extraRows = 0): void {
-  const db = new Database(file)
-  db.pragma('journal_mode = WAL')
-  db.exec(STORE_V2_DDL)
-  db.pragma('user_version = 2')
-  const row = db.prepare('INSERT INTO metadata_aspect_v2 VALUES (?, ?, ?, ?, ?, ?, ?)')
-  db.transaction(() => {
-    for (const r of ROWS) row.run(...r)
-    const filler = sm(5, 'bulk', 'no-run-id-provided', { pipelineName: 'x'.repeat(200) })
-    for (let i = 0; i < extraRows; i++)
-      row.run(`urn:li:dataset:(urn:li:dataPlatform:hive,f${i},PROD)`, 'datasetKey', 0, '{}', filler, 1, ACTOR)
-  })()
-  db.prepare('INSERT INTO edges VALUES (?, ?, ?, ?)').run(A, 'DownstreamOf', B, 'upstreamLineage')
-  db.close()
-}
-
-function tempFile(t: { teardown: (fn: () => void) => void }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'catalog-schema-v2-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  return join(dir, 'metadata.db')
-}
+import { A, ACTOR, B, sm, tempFile, v2Store } from './store-v2-rows.fixture.js'
 
 function viewRows(file: string): unknown[] {
   const db = new Database(file, { readonly: true })
@@ -241,69 +186,5 @@ t.test('rows written through the view after the migration keep their system meta
   t.same(
     (await store.runAspects('x', { start: 0, count: 5, includeSoftDeleted: true })).map((r) => r.aspect),
     ['browsePaths'],
-  )
-})
-
-t.test('a migration killed mid-way leaves the second layout, migrated at the next open', async (t) => {
-  const file = tempFile(t)
-  v2Store(file, 150_000)
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '-e',
-      `import { SqliteMetadataStore } from ${JSON.stringify(fileURLToPath(new URL('./sqlite-store.ts', import.meta.url)))}
-       new SqliteMetadataStore({ file: ${JSON.stringify(file)}, writerThread: false, onMigrate: () => process.stdout.write('migrating\\n') })
-       process.stdout.write('done\\n')`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  )
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString()
-  })
-  // Killed once the migration's own pages reach the WAL: well inside its transaction.
-  const wal = `${file}-wal`
-  const walSize = () => {
-    try {
-      return statSync(wal).size
-    } catch {
-      return 0
-    }
-  }
-  while (child.exitCode === null && !(output.includes('migrating') && walSize() > 4_000_000))
-    await new Promise((r) => setTimeout(r, 5))
-  child.kill('SIGKILL')
-  await new Promise((r) =>
-    child.exitCode === null && child.signalCode === null ? child.once('exit', r) : r(0),
-  )
-  t.equal(child.signalCode, 'SIGKILL', 'killed during the migration')
-  t.notMatch(output, /done/)
-
-  const db = new Database(file, { readonly: true })
-  t.equal(db.pragma('user_version', { simple: true }), 2, 'still the second layout')
-  t.equal(db.prepare('SELECT COUNT(*) FROM metadata_aspect_v2').pluck().get(), ROWS.length + 150_000)
-  t.equal(db.prepare("SELECT type FROM sqlite_master WHERE name = 'aspect_rows'").pluck().get(), 'table')
-  t.notOk(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'legacy_aspect_rows'").get())
-  db.close()
-
-  const notes: string[] = []
-  const store = new SqliteMetadataStore({
-    file,
-    durability: 'normal',
-    writerThread: false,
-    onMigrate: (n) => notes.push(n),
-  })
-  t.teardown(() => store.close())
-  t.equal(notes.length, 1, 'migrated at the next open')
-  t.same(
-    (await store.runs({ start: 0, count: 10, includeSoftDeleted: true })).map((r) => [r.runId, r.rows]),
-    [
-      ['run-2', 1],
-      ['run-1', 2],
-      ['run-3', 1],
-      ['bulk', 150_000],
-    ],
   )
 })

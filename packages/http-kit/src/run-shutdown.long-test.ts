@@ -75,25 +75,33 @@ function endedWith(t: Test, ended: Ended, code: number): void {
   else t.equal(ended.signal, 'SIGKILL', 'ended by SIGKILL (no glibc _exit here)')
 }
 
+// The three processes run side by side (each waits in its worker without using the CPU).
+const DEADLINE_MS = 800
+const deadlineRun = run([String(DEADLINE_MS)], [['SIGTERM', 100]], DEADLINE_MS + GRACE_MS)
+const secondSignalRun = run(
+  ['60000'],
+  [
+    ['SIGTERM', 100],
+    ['SIGINT', 400],
+  ],
+  400 + GRACE_MS,
+)
+const fallbackRun = run(['60000', 'fallback'], [], GRACE_MS)
+
 t.test('the shutdown deadline ends the process while a worker is inside a native call', async (t) => {
-  const deadline = 800
-  const ended = await run([String(deadline)], [['SIGTERM', 100]], deadline + GRACE_MS)
+  const ended = await deadlineRun
   t.notOk(ended.killed, `the process ended by itself (${Math.round(ended.ms)} ms after SIGTERM)`)
-  t.ok(ended.ms < deadline + 2_000, `within 2 s of the ${deadline} ms deadline: ${Math.round(ended.ms)} ms`)
+  t.ok(
+    ended.ms < DEADLINE_MS + 2_000,
+    `within 2 s of the ${DEADLINE_MS} ms deadline: ${Math.round(ended.ms)} ms`,
+  )
   t.match(ended.output, /shutting down/)
   t.match(ended.output, /shutdown deadline passed/, 'the deadline line reached the log before the end')
   endedWith(t, ended, 1)
 })
 
 t.test('a second signal ends the process at once while a worker is inside a native call', async (t) => {
-  const ended = await run(
-    ['60000'],
-    [
-      ['SIGTERM', 100],
-      ['SIGINT', 400],
-    ],
-    400 + GRACE_MS,
-  )
+  const ended = await secondSignalRun
   t.notOk(ended.killed, 'the process ended by itself')
   t.ok(ended.ms < 300 + 2_000, `within 2 s of the second signal: ${Math.round(ended.ms)} ms after the first`)
   t.match(ended.output, /second signal: exiting now/)
@@ -103,7 +111,7 @@ t.test('a second signal ends the process at once while a worker is inside a nati
 t.test(
   'without glibc _exit, exitNow still ends the process (SIGKILL), after pino wrote what it held',
   async (t) => {
-    const ended = await run(['60000', 'fallback'], [], GRACE_MS)
+    const ended = await fallbackRun
     t.notOk(ended.killed, 'the process ended by itself')
     t.equal(ended.signal, 'SIGKILL')
     t.match(ended.output, /"msg":"ending"/, 'the line logged just before exitNow was written')
