@@ -14,8 +14,8 @@ const loadExit: ExitLoader = () => glibcFunction<ExitFunction>('void _exit(int s
  *
  * `process.exit()` joins every worker thread before the process ends, and a worker running a
  * native call (a long SQLite statement: an index build, the checkpoint of a large WAL) cannot be
- * stopped until the call returns: node's own exit then waits for it, minutes at a million
- * entities, while the process keeps its port and its files' locks. Here the process's `exit`
+ * stopped until the call returns: node's own exit then waits for it, however long it runs, with
+ * the process still holding its data files. Here the process's `exit`
  * listeners run as `process.exit()` runs them (pino writes out the lines it still holds), then
  * glibc's `_exit` ends the process without joining its threads. Where `_exit` cannot be loaded
  * (not Linux with glibc, or no koffi), SIGKILL ends it, and the status shows the signal instead.
