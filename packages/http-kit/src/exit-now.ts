@@ -15,10 +15,11 @@ const loadExit: ExitLoader = () => glibcFunction<ExitFunction>('void _exit(int s
  * `process.exit()` joins every worker thread before the process ends, and a worker running a
  * native call (a long SQLite statement: an index build, the checkpoint of a large WAL) cannot be
  * stopped until the call returns: node's own exit then waits for it, however long it runs, with
- * the process still holding its data files. Here the process's `exit`
- * listeners run as `process.exit()` runs them (pino writes out the lines it still holds), then
- * glibc's `_exit` ends the process without joining its threads. Where `_exit` cannot be loaded
- * (not Linux with glibc, or no koffi), SIGKILL ends it, and the status shows the signal instead.
+ * the process still holding its data files. Here the process's `exit` listeners run as
+ * `process.exit()` runs them (pino writes out the lines it still holds), then glibc's `_exit` ends
+ * the process without joining its threads. Where `_exit` cannot be loaded (not Linux with glibc,
+ * or no koffi), SIGKILL ends it, and the status shows the signal instead; as the first process
+ * of a container, which the kernel does not kill with its own signals, `process.exit()` is left.
  *
  * Only for exits that must not wait: what the store acknowledged is in its files already, and
  * SQLite recovers an interrupted transaction at the next open.
@@ -37,6 +38,5 @@ export function exitNow(code: number, load: ExitLoader = loadExit): never {
     exit?.(code)
     process.kill(process.pid, 'SIGKILL')
   }
-  // Not reached: both calls above end the process.
-  throw new Error('the process did not end')
+  return process.exit(code)
 }

@@ -1,7 +1,7 @@
 /**
- * For run-shutdown.long-test.ts: a server whose backends cannot close, because their worker thread is
- * inside one native call that runs for minutes (as a long SQLite statement would: an index build,
- * the checkpoint of a large WAL). `node --import tsx <this file> <deadline ms> [fallback]`:
+ * For run-shutdown.long-test.ts: a server whose backends cannot close, because their worker
+ * thread is inside one native call that runs for 30 s (as a long SQLite statement would: an index
+ * build, the checkpoint of a large WAL). `node --import tsx <this file> <deadline ms> [fallback]`:
  * shutdown armed with that deadline; logs `ready` once listening. With `fallback`, the process
  * instead ends at once through exitNow with an `_exit` that cannot be loaded, right after logging
  * `ready` and `ending` (pino holds such lines until its exit listener writes them).
