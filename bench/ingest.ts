@@ -97,17 +97,24 @@ export async function ingestBench(): Promise<string[]> {
         ),
       )
 
+    // The rows of call `call` of `perCall` proposals (the batch's by default), not timed.
+    const callRows =
+      (rows: IngestRows, perCall = BATCH) =>
+      (call: number) =>
+        rows.of(
+          Array.from({ length: perCall }, (_, k) => proposal(call * perCall + k)),
+          Date.now(),
+        )
     // The floor of a single write in the store alone: the rows a proposal for a new dataset
     // writes, raw, one transaction and fsync per call of 1 proposal (a naive durable server) and
     // of 16 (as a group commit gathers them); no HTTP, validation or search index.
-    const singleRows = new IngestRows()
     const rawSingle = [1, 16].map((perCall) => {
       const calls = Math.max(20, Math.round((2_000 * SCALE) / perCall))
-      const rate = rawInsertRate(join(dir, `raw-single-${perCall}.db`), calls, perCall, (call) =>
-        singleRows.of(
-          Array.from({ length: perCall }, (_, k) => proposal(call * perCall + k)),
-          Date.now(),
-        ),
+      const rate = rawInsertRate(
+        join(dir, `raw-single-${perCall}.db`),
+        calls,
+        perCall,
+        callRows(new IngestRows(), perCall),
       )
       return `${perCall} per call ${fmt(rate.perSec)}/s, ${fmt(rate.cpuUs)} CPU-µs per proposal`
     })
@@ -136,11 +143,6 @@ export async function ingestBench(): Promise<string[]> {
     // The baseline writes what these proposals write: each a new dataset, so its aspect, its
     // four default aspects, a change-log entry for each of the five, and their edges.
     const calls = Math.max(200, Math.round(2_000 * SCALE))
-    const callRows = (rows: IngestRows) => (call: number) =>
-      rows.of(
-        Array.from({ length: BATCH }, (_, k) => proposal(call * BATCH + k)),
-        Date.now(),
-      )
     const raw = rawInsertRate(join(dir, 'raw-baseline.db'), calls, BATCH, callRows(new IngestRows()))
     lines.push(
       report(

@@ -7,7 +7,7 @@ type ExitFunction = (code: number) => void
 export type ExitLoader = () => ExitFunction
 
 /** The default loader: glibc's `_exit` through koffi, on Linux only. */
-const loadExit: ExitLoader = () => glibcFunction<ExitFunction>('void _exit(int status)')
+export const loadExit: ExitLoader = () => glibcFunction<ExitFunction>('void _exit(int status)')
 
 /**
  * Ends the process with `code` now, even while a worker thread is inside a native call.
@@ -29,13 +29,11 @@ export function exitNow(code: number, load: ExitLoader = loadExit): never {
   try {
     process.emit('exit', code)
   } finally {
-    let exit: ExitFunction | undefined
     try {
-      exit = load()
+      load()(code)
     } catch {
-      exit = undefined
+      // No `_exit` here: the signal below.
     }
-    exit?.(code)
     process.kill(process.pid, 'SIGKILL')
   }
   return process.exit(code)

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
-import { glibcFunction } from './native-heap-trim.js'
+import { loadExit } from './exit-now.js'
 
 /**
  * Shutdown while a worker thread is inside a long native call: node's process.exit() joins the
@@ -63,7 +63,7 @@ function run(
 /** Whether exitNow can load glibc's `_exit` here, which ends the process with its status; otherwise it falls back to SIGKILL. */
 const glibcExit = (() => {
   try {
-    glibcFunction('void _exit(int status)')
+    loadExit()
     return true
   } catch {
     return false
