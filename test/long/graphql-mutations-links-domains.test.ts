@@ -187,3 +187,79 @@ t.test('createDomain, setDomain, batchSetDomain, unsetDomain', async (t) => {
   t.equal(await snapshot(app, CHART), before.chart)
   t.same((await restAspects(app, 'urn:li:domain:x')).domainProperties, undefined, 'no domain x was created')
 })
+
+const LIST_DOMAINS = `query($input: ListDomainsInput!) { listDomains(input: $input) {
+  start count total domains { urn type properties { name } entities(input: {start: 0, count: 1}) { total } } } }`
+
+t.test(
+  'listDomains: the root domains or the children of one, newest first, as DataHub lists them',
+  async (t) => {
+    const { app } = await build(t)
+    await ingestExamples(app, 'tagsAndTerms')
+    const create = async (id: string, parent?: string) =>
+      t.notOk(
+        (
+          await gql(app, 'mutation($input: CreateDomainInput!) { createDomain(input: $input) }', {
+            input: {
+              id,
+              name: id.toUpperCase(),
+              ...(parent ? { parentDomain: `urn:li:domain:${parent}` } : {}),
+            },
+          })
+        ).errors,
+        `created ${id}`,
+      )
+    // Created in turns a millisecond apart at least, so `created.time` orders them.
+    for (const [id, parent] of [
+      ['finance'],
+      ['ops'],
+      ['tax', 'finance'],
+      ['audit', 'finance'],
+      ['payroll'],
+    ]) {
+      await create(id as string, parent)
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+    await gql(app, `mutation { setDomain(entityUrn: "${DS}", domainUrn: "urn:li:domain:finance") }`)
+    const list = async (input: Record<string, unknown>) =>
+      (await gql(app, LIST_DOMAINS, { input })).data.listDomains
+
+    const roots = await list({})
+    t.same(
+      roots.domains.map((d: { urn: string }) => d.urn),
+      ['urn:li:domain:payroll', 'urn:li:domain:ops', 'urn:li:domain:finance'],
+      'root domains only, newest first',
+    )
+    t.match(
+      roots,
+      { start: 0, count: 20, total: 3 },
+      'count is the page size asked for, as DataHub answers it',
+    )
+    t.same(roots.domains[2], {
+      urn: 'urn:li:domain:finance',
+      type: 'DOMAIN',
+      properties: { name: 'FINANCE' },
+      entities: { total: 1 },
+    })
+    const children = await list({ parentDomain: 'urn:li:domain:finance' })
+    t.same(
+      children.domains.map((d: { urn: string }) => d.urn),
+      ['urn:li:domain:audit', 'urn:li:domain:tax'],
+      "a domain's children",
+    )
+    t.same((await list({ query: 'ops' })).domains, [
+      { urn: 'urn:li:domain:ops', type: 'DOMAIN', properties: { name: 'OPS' }, entities: { total: 0 } },
+    ])
+    t.same(
+      (await list({ start: 1, count: 1 })).domains.map((d: { urn: string }) => d.urn),
+      ['urn:li:domain:ops'],
+      'paged',
+    )
+    t.same((await list({ parentDomain: 'urn:li:domain:ops' })).domains, [], 'a domain without children')
+    const bad = await gql(app, LIST_DOMAINS, { input: { parentDomain: 'finance' } })
+    t.same(
+      { data: bad.data, code: bad.errors?.[0]?.extensions?.code },
+      { data: { listDomains: null }, code: 400 },
+    )
+  },
+)

@@ -37,6 +37,7 @@ import { appConfigQueries } from './app-config.js'
 import { autocompleteQueries } from './autocomplete.js'
 import { browseQueries } from './browse.js'
 import { browseV2Queries } from './browse-v2.js'
+import { domainQueries } from './domains.js'
 import { abstractTypeResolvers, entityFieldResolvers, entityQueries, type Resolvers } from './entities.js'
 import { glossaryRootQueries } from './glossary-roots.js'
 import { lineageQueries } from './lineage.js'
@@ -76,6 +77,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...quickFilterQueries,
       ...recommendationQueries,
       ...userGroupQueries,
+      ...domainQueries,
       ...policyQueries,
       ...structuredPropertyQueries,
       ...timelineQueries,

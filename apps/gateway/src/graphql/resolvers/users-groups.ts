@@ -1,5 +1,6 @@
 import { GRAPHQL_UNAUTHORIZED_MESSAGE } from '@catalog/auth'
 import { ForbiddenError } from '@catalog/core'
+import type { SearchAcrossBody } from '../clients/search-client.js'
 import type { CatalogContext } from '../context.js'
 import type { EntitySource } from '../mappers/common.js'
 import { searchOf } from './search.js'
@@ -27,8 +28,16 @@ export async function requirePlatformPrivilege(ctx: CatalogContext, privilege: s
   }
 }
 
-/** One page of the entities of `entityType` the search index finds for `input.query` (all without one). */
-export async function listEntities(ctx: CatalogContext, entityType: string, input: ListInput) {
+/**
+ * One page of the entities of `entityType` the search index finds for `input.query` (all without
+ * one), in `sortCriteria` order if given.
+ */
+export async function listEntities(
+  ctx: CatalogContext,
+  entityType: string,
+  input: ListInput,
+  sortCriteria?: SearchAcrossBody['sortCriteria'],
+) {
   const filter = filterOf(input.orFilters ?? null)
   const answer = await searchOf(ctx).searchAcrossEntities({
     input: input.query?.trim() || '*',
@@ -36,6 +45,7 @@ export async function listEntities(ctx: CatalogContext, entityType: string, inpu
     start: Math.max(0, input.start ?? 0),
     count: Math.max(0, input.count ?? DEFAULT_COUNT),
     ...(filter ? { filter } : {}),
+    ...(sortCriteria ? { sortCriteria } : {}),
     searchFlags: { fulltext: true, skipAggregates: true, skipHighlighting: true },
   })
   return {
