@@ -32,7 +32,7 @@ const MUTATIONS: Readonly<Record<string, string>> = {
     actors: {users: ["${ALICE}"], resourceOwners: false, allUsers: false, allGroups: false}})`,
   batchAssignRole: `batchAssignRole(input: {roleUrn: "urn:li:dataHubRole:Admin", actors: ["${ALICE}"]})`,
   createAccessToken: `createAccessToken(input: {type: PERSONAL, actorUrn: "${BOB}", duration: ONE_HOUR, name: "x"}) { accessToken }`,
-  deleteAssertion: 'deleteAssertion(urn: "urn:li:assertion:a1")',
+  deleteERModelRelationship: 'deleteERModelRelationship(urn: "urn:li:erModelRelationship:r1")',
 }
 
 const call = (built: Built, token: string | undefined, name: string) =>
@@ -122,8 +122,8 @@ t.test('an Editor edits tags, owners and docs, but manages no policy', async (t)
   refused(t, await call(built, alice, 'createPolicy'), 'createPolicy')
   refused(t, await call(built, alice, 'batchAssignRole'), 'batchAssignRole', ASSIGN_REFUSED)
   refused(t, await call(built, alice, 'createAccessToken'), 'createAccessToken')
-  // No rule for deleteAssertion: it fails closed.
-  refused(t, await call(built, alice, 'deleteAssertion'), 'deleteAssertion')
+  // No rule for deleteERModelRelationship: it fails closed.
+  refused(t, await call(built, alice, 'deleteERModelRelationship'), 'deleteERModelRelationship')
   t.same(await written(built), before, 'none of them wrote')
   t.equal(await headOf(built), head, 'not even elsewhere (one-process mode)')
 })
@@ -136,9 +136,9 @@ t.test('an Admin and the root user pass every check', async (t) => {
   for (const token of [carol, built.adminToken]) {
     t.same((await call(built, token, 'addTag')).body, { data: { addTag: true } })
     // Past the authorizer, a mutation not served yet says so (and not 403).
-    const unserved = await call(built, token, 'deleteAssertion')
+    const unserved = await call(built, token, 'deleteERModelRelationship')
     t.match(unserved.body.errors[0], {
-      message: 'Mutation.deleteAssertion is not served by this catalog yet',
+      message: 'Mutation.deleteERModelRelationship is not served by this catalog yet',
     })
     t.not(unserved.body.errors[0].extensions.code, 403)
   }

@@ -1,3 +1,4 @@
+import { assertionAssertee } from '@catalog/core'
 import type { Requirement } from './authorizer.js'
 import {
   batchEdit,
@@ -76,6 +77,17 @@ async function DATA_PRODUCT(a: Args, facts: MutationFacts): Promise<MutationChec
   const domain = Array.isArray(domains?.domains) ? strOf(domains.domains[0]) : undefined
   return { requirements: [editOf(domain ?? urn, 'MANAGE_DATA_PRODUCTS')] }
 }
+/**
+ * An edit of the assertion `urn`: EDIT_ENTITY_ASSERTIONS on the entity it asserts on (DataHub's
+ * `isAuthorizedToEditAssertionFromAssertee`). An assertion without one (absent, or naming no
+ * entity) is checked against itself: its resolver then refuses it or finds nothing to delete.
+ */
+async function ASSERTEE(a: Args, facts: MutationFacts): Promise<MutationCheck> {
+  const urn = strOf(a.urn)
+  const info = urn ? await facts.read(urn, 'assertionInfo') : undefined
+  return { requirements: [editOf(assertionAssertee(info) ?? urn, 'EDIT_ENTITY_ASSERTIONS')] }
+}
+
 const GROUP_MEMBERS = (a: Args) =>
   managedOr('MANAGE_USERS_AND_GROUPS', input(a).groupUrn, 'EDIT_GROUP_MEMBERS')
 
@@ -225,6 +237,10 @@ const RULES: Readonly<Record<string, Rule>> = {
   updateEmbed: (a) => [editOf(input(a).urn, 'EDIT_ENTITY_EMBED')],
   updateDisplayProperties: displayProperties,
   reportOperation: (a) => [editOf(input(a).urn, 'EDIT_ENTITY_OPERATIONS')],
+  // Assertions (AssertionUtils.isAuthorizedToEditAssertionFromAssertee): on the asserted entity.
+  upsertCustomAssertion: (a) => [editOf(input(a).entityUrn, 'EDIT_ENTITY_ASSERTIONS')],
+  reportAssertionResult: ASSERTEE,
+  deleteAssertion: ASSERTEE,
   upsertStructuredProperties: STRUCTURED,
   removeStructuredProperties: STRUCTURED,
   createQuery: (a) =>

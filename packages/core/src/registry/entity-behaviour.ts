@@ -98,3 +98,28 @@ export const DEFAULT_BROWSE_PATHS: Readonly<Record<string, (k: Key) => string>> 
     return `/${flow.orchestrator}/${flow.cluster}`.toLowerCase()
   },
 }
+
+/** The kinds of `assertionInfo` that name the entity they assert on as their `entity`. */
+const ASSERTION_KINDS = [
+  'freshnessAssertion',
+  'volumeAssertion',
+  'sqlAssertion',
+  'fieldAssertion',
+  'schemaAssertion',
+  'customAssertion',
+]
+
+/**
+ * The entity an assertion asserts on, from its `assertionInfo` (DataHub's
+ * `AssertionUtils.getEntityFromAssertionInfo`): `entityUrn` when stored, else the dataset of a
+ * dataset assertion, else the `entity` of its kind; undefined when it names none.
+ */
+export function assertionAssertee(info: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  if (!info) return undefined
+  const member = (v: unknown, key: string): unknown =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined
+  const found = [info.entityUrn, member(info.datasetAssertion, 'dataset')].concat(
+    ASSERTION_KINDS.map((kind) => member(info[kind], 'entity')),
+  )
+  return found.find((u): u is string => typeof u === 'string')
+}

@@ -1,5 +1,5 @@
 export { canonicalJson } from './canonical-json.js'
-export { DEFAULT_BROWSE_PATHS, SNAPSHOTS } from './entity-behaviour.js'
+export { assertionAssertee, DEFAULT_BROWSE_PATHS, SNAPSHOTS } from './entity-behaviour.js'
 export {
   LARGE_ASPECT_CHARS,
   LARGE_ASPECT_WORKER_IDLE_MS,

@@ -1,3 +1,4 @@
+import { ASSERTION_MAPPING } from './assertion.js'
 import { withContext } from './associations.js'
 import {
   CONTAINER_MAPPING,
@@ -53,6 +54,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['domain', DOMAIN_MAPPING],
       ['dataProduct', DATA_PRODUCT_MAPPING],
       ['glossaryNode', GLOSSARY_NODE_MAPPING],
+      ['assertion', ASSERTION_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

@@ -5,6 +5,7 @@ import { GRAPHQL_LIMITS } from '../limits.js'
 import type { EntitySource, Mapped } from '../mappers/common.js'
 import { type FieldFn, MAPPINGS } from '../mappers/index.js'
 import { dataProductEntities } from '../mutations/data-product-assets.js'
+import { assertionRunEvents, entityAssertions } from './entity-fields/assertions.js'
 import { containerEntities, domainEntities } from './entity-fields/member-entities.js'
 import { entityPrivileges } from './entity-fields/privileges.js'
 import { entityRelationships } from './entity-fields/relationships.js'
@@ -25,7 +26,9 @@ const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     datasetProfiles: datasetProfilesField,
     operations: operationsField,
     usageStats: usageStatsField,
+    assertions: entityAssertions,
   },
+  Assertion: { runEvents: assertionRunEvents },
   Container: { entities: containerEntities },
   CorpUser: { settings: corpUserSettings },
   Domain: { entities: domainEntities },

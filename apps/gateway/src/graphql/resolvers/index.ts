@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql'
 import { accessTokenMutations, accessTokenQueries } from '../mutations/access-tokens.js'
+import { assertionMutations } from '../mutations/assertions.js'
 import { corpPropertyMutations } from '../mutations/corp-properties.js'
 import { dataProductAssetQueries } from '../mutations/data-product-assets.js'
 import { dataProductMutations } from '../mutations/data-products.js'
@@ -120,6 +121,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...tagAdminMutations,
       ...domainAdminMutations,
       ...glossaryRelationMutations,
+      ...assertionMutations,
     },
   }
   const missing = notServedResolvers(schema, served)

@@ -4,10 +4,15 @@ import { ref } from '../mappers/common.js'
 import { MAPPINGS } from '../mappers/index.js'
 import { typeNameOf, typeNameOfStored } from './entities.js'
 
-/** Entity types searched when no `types` are given: the searchable ones served here. */
-export const SEARCHED = [...MAPPINGS.keys()].filter(
+/** Entity types a search may name: the searchable ones served here. */
+const SEARCHABLE = [...MAPPINGS.keys()].filter(
   (n) => !['dataPlatform', 'ownershipType', 'dataHubAccessToken'].includes(n),
 )
+/**
+ * Entity types searched when no `types` are given. Assertions are not among them, as they are
+ * not among DataHub's default search types: they show on the assets they assert on.
+ */
+export const SEARCHED = SEARCHABLE.filter((n) => n !== 'assertion')
 /** GraphQL `EntityType` symbol -> registry entity name, and back. */
 const ENTITY_NAMES = new Map([...MAPPINGS].map(([name, m]) => [m.entityType, name]))
 const ENTITY_SYMBOLS = new Map([...MAPPINGS].map(([name, m]) => [name, m.entityType]))
@@ -34,7 +39,7 @@ export interface SortInput {
 /** Registry entity name of a GraphQL `EntityType` symbol searched here; a 400 otherwise. */
 export function entityName(type: string): string {
   const name = ENTITY_NAMES.get(type)
-  if (!name || !SEARCHED.includes(name))
+  if (!name || !SEARCHABLE.includes(name))
     throw new InvalidInputError(`Entity type ${type} is not searchable here`)
   return name
 }

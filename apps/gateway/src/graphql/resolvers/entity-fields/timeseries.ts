@@ -44,7 +44,8 @@ function timeWindow(v: unknown): Mapped | null {
     : null
 }
 
-function partitionSpec(v: unknown): Mapped | null {
+/** `PartitionSpec` of a stored one; null when absent. */
+export function partitionSpec(v: unknown): Mapped | null {
   const spec = obj(v)
   if (!spec) return null
   return {

@@ -1,0 +1,143 @@
+import type { AspectValue } from '../clients/metadata-client.js'
+import type { LoadedEntity } from '../entity-loader.js'
+import { globalTags, type Mapped, num, ownership, ref, status, str } from './common.js'
+import type { EntityMapping } from './types.js'
+
+type Json = Record<string, unknown>
+const obj = (v: unknown): Json | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+
+/** DataHub's platform of an assertion without a `dataPlatformInstance` aspect. */
+const UNKNOWN_PLATFORM = 'urn:li:dataPlatform:unknown'
+
+/** A string map as `[StringMapEntry]`. */
+export function stringMapEntries(v: unknown): Mapped[] {
+  return Object.entries(obj(v) ?? {}).map(([key, value]) => ({ key, value: str(value) }))
+}
+
+/** `AuditStamp` of a stamp that is there; null otherwise. */
+function stamp(v: unknown): Mapped | null {
+  const s = obj(v)
+  return s ? { time: num(s.time) ?? 0, actor: str(s.actor) } : null
+}
+
+/** `SchemaFieldRef` of a schema field URN: the URN and its field path (the key's second member). */
+function schemaFieldRef(urn: unknown): Mapped | null {
+  if (typeof urn !== 'string' || !urn.startsWith('urn:li:schemaField:(') || !urn.endsWith(')')) return null
+  const inner = urn.slice('urn:li:schemaField:('.length, -1)
+  // The parent URN may hold commas and parentheses: the path follows its closing parenthesis.
+  const cut = inner.startsWith('urn:') ? inner.indexOf(',', closingOf(inner)) : inner.indexOf(',')
+  return cut < 0 ? null : { urn, path: inner.slice(cut + 1) }
+}
+
+/** The index after the first tuple's closing parenthesis in a URN (0 when it has no tuple). */
+function closingOf(urn: string): number {
+  const open = urn.indexOf('(')
+  if (open < 0) return 0
+  let depth = 0
+  for (let i = open; i < urn.length; i++) {
+    if (urn[i] === '(') depth++
+    else if (urn[i] === ')' && --depth === 0) return i + 1
+  }
+  return urn.length
+}
+
+function parameter(v: unknown): Mapped | null {
+  const p = obj(v)
+  return p && typeof p.value === 'string' && typeof p.type === 'string'
+    ? { value: p.value, type: p.type }
+    : null
+}
+
+/** DataHub's `AssertionMapper.mapDatasetAssertionInfo`. */
+function datasetAssertion(v: unknown): Mapped | null {
+  const a = obj(v)
+  if (!a || typeof a.dataset !== 'string') return null
+  const params = obj(a.parameters)
+  return {
+    datasetUrn: a.dataset,
+    scope: str(a.scope) ?? 'UNKNOWN',
+    fields: list(a.fields)
+      .map(schemaFieldRef)
+      .filter((f) => f !== null),
+    aggregation: str(a.aggregation),
+    operator: str(a.operator) ?? '_NATIVE_',
+    parameters: params
+      ? {
+          value: parameter(params.value),
+          minValue: parameter(params.minValue),
+          maxValue: parameter(params.maxValue),
+        }
+      : null,
+    nativeType: str(a.nativeType),
+    nativeParameters: stringMapEntries(a.nativeParameters),
+    logic: str(a.logic),
+  }
+}
+
+/** DataHub's `AssertionMapper.mapCustomAssertionInfo`. */
+function customAssertion(v: unknown): Mapped | null {
+  const c = obj(v)
+  if (!c || typeof c.entity !== 'string') return null
+  return { type: str(c.type) ?? '', entityUrn: c.entity, field: schemaFieldRef(c.field), logic: str(c.logic) }
+}
+
+/**
+ * `AssertionInfo` as DataHub's `AssertionMapper.mapAssertionInfo`: type, description, external
+ * URL, source and last update, with the dataset and custom kinds mapped; the freshness, volume,
+ * SQL, field and schema kinds (DataHub Cloud's monitors) answer null here.
+ */
+function assertionInfo(v: AspectValue | undefined): Mapped | null {
+  if (!v || typeof v.type !== 'string') return null
+  const source = obj(v.source)
+  return {
+    type: v.type,
+    description: str(v.description),
+    externalUrl: str(v.externalUrl),
+    lastUpdated: stamp(v.lastUpdated),
+    datasetAssertion: datasetAssertion(v.datasetAssertion),
+    customAssertion: customAssertion(v.customAssertion),
+    source:
+      source && typeof source.type === 'string'
+        ? { type: source.type, created: stamp(source.created) }
+        : null,
+    freshnessAssertion: null,
+    volumeAssertion: null,
+    sqlAssertion: null,
+    fieldAssertion: null,
+    schemaAssertion: null,
+  }
+}
+
+function actions(v: AspectValue | undefined): Mapped | null {
+  if (!v) return null
+  const of = (xs: unknown) =>
+    list(xs)
+      .map((x) => str(obj(x)?.type))
+      .filter((t) => t !== null)
+      .map((type) => ({ type }))
+  return { onSuccess: of(v.onSuccess), onFailure: of(v.onFailure) }
+}
+
+/** `Assertion` as DataHub's `AssertionMapper` (run events come from their own resolver). */
+function mapAssertion(e: LoadedEntity): Mapped {
+  const a = e.aspects
+  const platform = str(a.dataPlatformInstance?.platform)
+  return {
+    urn: e.urn,
+    platform: ref(platform ?? UNKNOWN_PLATFORM, ['dataPlatform']) ?? { urn: UNKNOWN_PLATFORM },
+    info: assertionInfo(a.assertionInfo),
+    status: status(a.status),
+    tags: globalTags(a.globalTags, e.urn),
+    ownership: ownership(a.ownership, e.urn),
+    actions: actions(a.assertionActions),
+  }
+}
+
+export const ASSERTION_MAPPING: EntityMapping = {
+  typeName: 'Assertion',
+  entityType: 'ASSERTION',
+  aspects: ['assertionInfo', 'dataPlatformInstance', 'status', 'globalTags', 'ownership', 'assertionActions'],
+  map: mapAssertion,
+}
