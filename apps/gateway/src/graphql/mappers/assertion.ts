@@ -1,7 +1,7 @@
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { LoadedEntity } from '../entity-loader.js'
 import { globalTags, type Mapped, num, ownership, ref, status, str } from './common.js'
-import type { EntityMapping } from './types.js'
+import type { EntityMapping, FieldContext } from './types.js'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined =>
@@ -140,4 +140,55 @@ export const ASSERTION_MAPPING: EntityMapping = {
   entityType: 'ASSERTION',
   aspects: ['assertionInfo', 'dataPlatformInstance', 'status', 'globalTags', 'ownership', 'assertionActions'],
   map: mapAssertion,
+}
+
+/** Assertions of one entity DataHub's health badge looks at, at most. */
+const HEALTH_ASSERTIONS = 500
+/** The entity types an `Asserts` edge may point at (the assertions' relationship targets). */
+const ASSERTED_TYPES = ['dataset', 'dataJob']
+
+/**
+ * The assertions entry of an entity's `health`, as DataHub's EntityHealthResolver computes it:
+ * none without assertions or without any completed run of them; else FAIL naming the assertions
+ * whose latest completed run on this entity did not succeed ("2 of 5 assertions are failing"),
+ * or PASS ("All assertions are passing").
+ */
+export async function assertionsHealth(urn: string, ctx: FieldContext): Promise<Mapped | null> {
+  if (!ASSERTED_TYPES.some((type) => urn.startsWith(`urn:li:${type}:`))) return null
+  const page = await ctx.client.relationships({
+    urn,
+    direction: 'INCOMING',
+    types: ['Asserts'],
+    start: 0,
+    count: HEALTH_ASSERTIONS,
+  })
+  const assertions = [...new Set(page.relationships.map((r) => r.entity))]
+  if (assertions.length === 0) return null
+  const latest = await Promise.all(
+    assertions.map(async (assertion) => {
+      const [run] = await ctx.client.timeseries({
+        urn: assertion,
+        entity: 'assertion',
+        aspect: 'assertionRunEvent',
+        limit: 1,
+        filter: {
+          criteria: [
+            { field: 'asserteeUrn', values: [urn] },
+            { field: 'status', values: ['COMPLETE'] },
+          ],
+        },
+      })
+      return run ? str(obj(run.result)?.type) : undefined
+    }),
+  )
+  if (latest.every((type) => type === undefined)) return null
+  const failing = assertions.filter((_, i) => latest[i] !== undefined && latest[i] !== 'SUCCESS')
+  return failing.length > 0
+    ? {
+        type: 'ASSERTIONS',
+        status: 'FAIL',
+        message: `${failing.length} of ${assertions.length} assertions are failing`,
+        causes: failing,
+      }
+    : { type: 'ASSERTIONS', status: 'PASS', message: 'All assertions are passing', causes: null }
 }

@@ -1,6 +1,7 @@
 import { parseUrn } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import { NotServedError } from '../errors.js'
+import { assertionsHealth } from './assertion.js'
 import { type EntitySource, type Mapped, num, ref, refs, str } from './common.js'
 import { MAPPINGS } from './index.js'
 import type { EntityMapping, FieldFn } from './types.js'
@@ -182,14 +183,19 @@ export function ancestors(
 
 /**
  * `health`, as DataHub's EntityHealthResolver: one entry per kind of signal (active incidents,
- * failing assertions) the entity has, so none is `[]`. This catalog reads no assertion results
- * yet, and refuses to guess an incident entry's wording: an entity with active incidents errors.
+ * assertion results) the entity has, so none is `[]`. The assertions entry is DataHub's (see
+ * {@link assertionsHealth}); this catalog refuses to guess an incident entry's wording: an entity
+ * with active incidents errors.
  */
-function health(summary: AspectValue | undefined): Mapped[] | FieldFn {
+function health(urn: string, summary: AspectValue | undefined): FieldFn {
   const active = [...list(summary?.activeIncidentDetails), ...list(summary?.activeIncidents)]
-  if (active.length === 0) return []
-  return () => {
-    throw new NotServedError('health of an entity with active incidents is not served by this catalog yet')
+  if (active.length > 0)
+    return () => {
+      throw new NotServedError('health of an entity with active incidents is not served by this catalog yet')
+    }
+  return async (_args, ctx) => {
+    const assertions = await assertionsHealth(urn, ctx)
+    return assertions ? [assertions] : []
   }
 }
 
@@ -246,7 +252,7 @@ export function withContext(mapping: EntityMapping): EntityMapping {
       if (!('structuredProperties' in own))
         own.structuredProperties = structuredProperties(a.structuredProperties, e.urn)
       if (!('forms' in own)) own.forms = forms(a.forms, e.urn)
-      if (!('health' in own)) own.health = health(a.incidentsSummary)
+      if (!('health' in own)) own.health = health(e.urn, a.incidentsSummary)
       return own
     },
   }

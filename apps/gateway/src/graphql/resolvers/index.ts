@@ -19,6 +19,7 @@ import { ownerMutations } from '../mutations/owners.js'
 import { ownershipTypeMutations } from '../mutations/ownership-types.js'
 import { policyMutations } from '../mutations/policies.js'
 import { postMutations } from '../mutations/posts.js'
+import { operationMutations } from '../mutations/report-operation.js'
 import { softDeleteMutations } from '../mutations/soft-delete.js'
 import { stepStateMutations } from '../mutations/step-states.js'
 import { structuredPropertyValueMutations } from '../mutations/structured-properties.js'
@@ -122,6 +123,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...domainAdminMutations,
       ...glossaryRelationMutations,
       ...assertionMutations,
+      ...operationMutations,
     },
   }
   const missing = notServedResolvers(schema, served)

@@ -8,9 +8,10 @@ import { GOLDEN_DIR } from '../helpers/examples.js'
 import { badRequest, gql, snapshot } from '../helpers/mutation-kit.js'
 
 /**
- * Assertions over GraphQL, as DataHub serves them: dbt's tests and their results (ingested from
- * DataHub's dbt golden file) on the dataset page, and the external-assertion API that data
- * quality tools call (`upsertCustomAssertion`, `reportAssertionResult`, `deleteAssertion`).
+ * Data-quality signals over GraphQL, as DataHub serves them: assertions (dbt's tests and their
+ * results, ingested from DataHub's dbt golden file, on the dataset page and in its health; the
+ * external-assertion API that data-quality tools call: `upsertCustomAssertion`,
+ * `reportAssertionResult`, `deleteAssertion`) and reported operations (`reportOperation`).
  */
 
 const DS = 'urn:li:dataset:(urn:li:dataPlatform:kafka,test-tags-terms-sample-kafka,PROD)'
@@ -82,6 +83,10 @@ t.test("dbt's tests and their results on the dataset they assert on", async (t) 
     'newest first',
   )
 
+  const health = await gql(app, `{ dataset(urn: "${DBT_ORDERS}") { health { type status message } } }`)
+  t.match(health.data.dataset.health, [
+    { type: 'ASSERTIONS', status: /^(PASS|FAIL)$/, message: /assertions/ },
+  ])
   const root = await gql(app, `{ assertion(urn: "${DBT_ASSERTION}") { urn info { type } } }`)
   t.same(root.data.assertion, { urn: DBT_ASSERTION, info: { type: 'DATASET' } }, 'the assertion root query')
   const search = await gql(
@@ -205,6 +210,33 @@ t.test('upsertCustomAssertion, reportAssertionResult and deleteAssertion', async
     },
   ])
 
+  const HEALTH = `query($urn: String!) { dataset(urn: $urn) { health { type status message causes } } }`
+  const health = async () => (await gql(app, HEALTH, { urn: DS })).data.dataset.health
+  t.same(
+    await health(),
+    [
+      {
+        type: 'ASSERTIONS',
+        status: 'FAIL',
+        message: '1 of 2 assertions are failing',
+        causes: ['urn:li:assertion:fresh-1'],
+      },
+    ],
+    'health: the latest run of one of the two assertions did not succeed (the other has none)',
+  )
+  await report({ timestampMillis: 1_700_000_180_000, type: 'SUCCESS' })
+  t.same(
+    await health(),
+    [{ type: 'ASSERTIONS', status: 'PASS', message: 'All assertions are passing', causes: null }],
+    'health: it succeeded since',
+  )
+  const plain = 'urn:li:dataset:(urn:li:dataPlatform:hive,no_assertions,PROD)'
+  t.same(
+    (await gql(app, HEALTH, { urn: plain })).data.dataset.health,
+    [],
+    'health: nothing to say without assertions',
+  )
+
   // Bad input: a clear error, and nothing written.
   const before = await snapshot(app, 'urn:li:assertion:fresh-1')
   const refusals: Array<[string, Json, string]> = [
@@ -252,7 +284,65 @@ t.test('upsertCustomAssertion, reportAssertionResult and deleteAssertion', async
   )
 })
 
-t.test('assertion edits need EDIT_ENTITY_ASSERTIONS on the asserted entity', async (t) => {
+const REPORT_OPERATION = `mutation($input: ReportOperationInput!) { reportOperation(input: $input) }`
+const OPERATIONS = `query($urn: String!) { dataset(urn: $urn) { operations(limit: 5) { timestampMillis
+  lastUpdatedTimestamp actor operationType customOperationType sourceType numAffectedRows partition customProperties { key value } } } }`
+
+t.test('reportOperation: an operation of a dataset, as orchestrators report them', async (t) => {
+  const { app } = await build(t)
+  await ingestExamples(app, 'tagsAndTerms')
+  const reported = await gql(app, REPORT_OPERATION, {
+    input: {
+      urn: DS,
+      operationType: 'INSERT',
+      sourceType: 'DATA_PROCESS',
+      numAffectedRows: 42,
+      partition: '2024-01-01',
+      customProperties: [{ key: 'job', value: 'nightly' }],
+      timestampMillis: 1_700_000_000_000,
+    },
+  })
+  t.same(reported, { data: { reportOperation: 'true' } }, "DataHub's answer: true, as a string")
+  await gql(app, REPORT_OPERATION, {
+    input: { urn: DS, operationType: 'CUSTOM', customOperationType: 'VACUUM', sourceType: 'DATA_PLATFORM' },
+  })
+  const operations = (await gql(app, OPERATIONS, { urn: DS })).data.dataset.operations
+  t.equal(operations.length, 2)
+  t.match(operations[0], {
+    actor: 'urn:li:corpuser:datahub',
+    operationType: 'CUSTOM',
+    customOperationType: 'VACUUM',
+    sourceType: 'DATA_PLATFORM',
+    numAffectedRows: null,
+    partition: null,
+  })
+  t.equal(operations[0].timestampMillis, operations[0].lastUpdatedTimestamp, 'now, as both times')
+  t.ok(operations[0].timestampMillis > 1_700_000_000_000, 'newest first')
+  t.same(operations[1], {
+    timestampMillis: 1_700_000_000_000,
+    lastUpdatedTimestamp: 1_700_000_000_000,
+    actor: 'urn:li:corpuser:datahub',
+    operationType: 'INSERT',
+    customOperationType: null,
+    sourceType: 'DATA_PROCESS',
+    numAffectedRows: 42,
+    partition: '2024-01-01',
+    customProperties: [{ key: 'job', value: 'nightly' }],
+  })
+  const chart = 'urn:li:chart:(looker,test-tags-terms-sample-chart)'
+  const before = await snapshot(app, chart)
+  const refused = await gql(app, REPORT_OPERATION, {
+    input: { urn: chart, operationType: 'INSERT', sourceType: 'DATA_PROCESS' },
+  })
+  t.same(badRequest(refused, 'reportOperation'), {
+    message: 'Unable to report operation. Invalid entity type chart provided.',
+    code: 400,
+    type: 'BAD_REQUEST',
+  })
+  t.equal(await snapshot(app, chart), before, 'nothing written')
+})
+
+t.test('assertion edits and reported operations need their privilege on the entity', async (t) => {
   const built = await build(t, { auth: true })
   await adminWrite(built, DS, 'datasetProperties', { name: 'asserted', customProperties: {} })
   await adminWrite(built, 'urn:li:corpuser:reader', 'corpUserInfo', { active: true })
@@ -274,4 +364,12 @@ t.test('assertion edits need EDIT_ENTITY_ASSERTIONS on the asserted entity', asy
   const del = await gqlAs(built.app, reader, 'mutation { deleteAssertion(urn: "urn:li:assertion:a1") }')
   t.equal(del.body.errors?.[0]?.extensions?.code, 403, 'delete refused')
   t.ok(await aspectOf(built, 'urn:li:assertion:a1', 'assertionInfo'), 'still there')
+  const operation = await gqlAs(built.app, reader, REPORT_OPERATION, {
+    input: { urn: DS, operationType: 'INSERT', sourceType: 'DATA_PROCESS' },
+  })
+  t.equal(
+    operation.body.errors?.[0]?.extensions?.code,
+    403,
+    'reportOperation refused without EDIT_ENTITY_OPERATIONS',
+  )
 })
