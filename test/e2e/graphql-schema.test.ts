@@ -111,11 +111,11 @@ t.test('a root field not served yet answers an error naming it, never an invente
   const res = await app.inject({
     method: 'POST',
     url: '/api/graphql',
-    payload: { query: '{ listTests(input: {}) { total } listQueries(input: {}) { total } }' },
+    payload: { query: '{ listTests(input: {}) { total } listIngestionSources(input: {}) { total } }' },
   })
   t.equal(res.statusCode, 200)
   const body = JSON.parse(res.body)
-  t.same(body.data, { listTests: null, listQueries: null })
+  t.same(body.data, { listTests: null, listIngestionSources: null })
   t.same(
     body.errors.map((e: { message: string; extensions: unknown }) => [e.message, e.extensions]),
     [
@@ -124,7 +124,7 @@ t.test('a root field not served yet answers an error naming it, never an invente
         { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' },
       ],
       [
-        'Query.listQueries is not served by this catalog yet',
+        'Query.listIngestionSources is not served by this catalog yet',
         { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' },
       ],
     ],

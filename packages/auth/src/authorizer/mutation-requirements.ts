@@ -88,6 +88,24 @@ async function ASSERTEE(a: Args, facts: MutationFacts): Promise<MutationCheck> {
   return { requirements: [editOf(assertionAssertee(info) ?? urn, 'EDIT_ENTITY_ASSERTIONS')] }
 }
 
+/**
+ * DataHub's `canUpdateQuery` / `canDeleteQuery`: EDIT_ENTITY_QUERIES on every subject the query
+ * has (and, for an update, every subject it is given); a query without subjects on itself.
+ */
+async function QUERY_EDIT(a: Args, facts: MutationFacts, verb: 'update' | 'delete'): Promise<MutationCheck> {
+  const urn = strOf(a.urn)
+  const stored = urn ? await facts.read(urn, 'querySubjects') : undefined
+  const subjects = [
+    ...rowsOf(stored?.subjects).map((s) => s.entity),
+    ...(verb === 'update' ? rowsOf(input(a).subjects).map((s) => s.datasetUrn) : []),
+  ].filter((s) => strOf(s) !== undefined)
+  return {
+    requirements:
+      subjects.length > 0 ? eachUrn(subjects, 'EDIT_ENTITY_QUERIES') : [editOf(urn, 'EDIT_ENTITY_QUERIES')],
+    message: `Unauthorized to ${verb} Query. Please contact your DataHub administrator if this needs corrective action.`,
+  }
+}
+
 const GROUP_MEMBERS = (a: Args) =>
   managedOr('MANAGE_USERS_AND_GROUPS', input(a).groupUrn, 'EDIT_GROUP_MEMBERS')
 
@@ -243,11 +261,15 @@ const RULES: Readonly<Record<string, Rule>> = {
   deleteAssertion: ASSERTEE,
   upsertStructuredProperties: STRUCTURED,
   removeStructuredProperties: STRUCTURED,
-  createQuery: (a) =>
-    eachUrn(
+  createQuery: async (a) => ({
+    requirements: eachUrn(
       rowsOf(input(a).subjects).map((s) => s.datasetUrn),
       'EDIT_ENTITY_QUERIES',
     ),
+    message: 'Unauthorized to create Query. Please contact your DataHub administrator for more information.',
+  }),
+  updateQuery: (a, facts) => QUERY_EDIT(a, facts, 'update'),
+  deleteQuery: (a, facts) => QUERY_EDIT(a, facts, 'delete'),
   // Tags as entities.
   createTag: () => platform('CREATE_TAGS', 'MANAGE_TAGS'),
   // TagType.isAuthorized: EDIT_ENTITY on the input's tag (its `name` is required, so the specific

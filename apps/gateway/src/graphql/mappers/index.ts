@@ -26,6 +26,7 @@ import {
   ML_PRIMARY_KEY_MAPPING,
 } from './ml.js'
 import { DATA_PLATFORM_INSTANCE_MAPPING } from './platform-instance.js'
+import { QUERY_MAPPING } from './query.js'
 import type { EntityMapping } from './types.js'
 
 /** Registry entity name -> its GraphQL mapping: every entity type the GraphQL API serves. */
@@ -55,6 +56,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['dataProduct', DATA_PRODUCT_MAPPING],
       ['glossaryNode', GLOSSARY_NODE_MAPPING],
       ['assertion', ASSERTION_MAPPING],
+      ['query', QUERY_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

@@ -74,7 +74,8 @@ export function entityQueries(): Record<string, unknown> {
   return {
     ...Object.fromEntries(
       [...MAPPINGS.keys()]
-        .filter((n) => n !== 'ownershipType' && n !== 'dataHubAccessToken')
+        // Types DataHub's schema has no root query of.
+        .filter((n) => !['ownershipType', 'dataHubAccessToken', 'query'].includes(n))
         .map((n) => [n === 'corpuser' ? 'corpUser' : n, entityQuery(n)]),
     ),
     entity: (_: unknown, { urn }: { urn: string }, ctx: CatalogContext): EntitySource => {

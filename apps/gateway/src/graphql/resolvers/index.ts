@@ -19,6 +19,7 @@ import { ownerMutations } from '../mutations/owners.js'
 import { ownershipTypeMutations } from '../mutations/ownership-types.js'
 import { policyMutations } from '../mutations/policies.js'
 import { postMutations } from '../mutations/posts.js'
+import { queryMutations } from '../mutations/queries.js'
 import { operationMutations } from '../mutations/report-operation.js'
 import { softDeleteMutations } from '../mutations/soft-delete.js'
 import { stepStateMutations } from '../mutations/step-states.js'
@@ -49,6 +50,7 @@ import { ownershipTypeQueries } from './ownership-types.js'
 import { policyQueries } from './policies.js'
 import { postQueries } from './posts.js'
 import { productUpdateQueries } from './product-update.js'
+import { queryQueries } from './queries.js'
 import { quickFilterQueries } from './quick-filters.js'
 import { recommendationQueries } from './recommendations.js'
 import { schemaHistoryQueries } from './schema-history.js'
@@ -80,6 +82,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...recommendationQueries,
       ...userGroupQueries,
       ...domainQueries,
+      ...queryQueries,
       ...policyQueries,
       ...structuredPropertyQueries,
       ...timelineQueries,
@@ -124,6 +127,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...glossaryRelationMutations,
       ...assertionMutations,
       ...operationMutations,
+      ...queryMutations,
     },
   }
   const missing = notServedResolvers(schema, served)
