@@ -29,6 +29,9 @@ t.test('finds the leaves entriesAt finds, in its order', async (t) => {
     ['fields/*/glossaryTerms/terms/*/urn', ['urn:li:glossaryTerm:t']],
     ['name', ['orders']],
     ['name/deeper', []],
+    // A single value where `*` expects a collection: DataHub indexes `parentTemplate/*` of one URN.
+    ['name/*', ['orders']],
+    ['name/*/deeper', []],
     ['count', [0]],
     ['flag', [false]],
     ['list', ['a', 'b', 'c']],

@@ -2,7 +2,8 @@
  * The leaves of an aspect value along an annotation path already split into segments: what
  * `entriesAt(value, path)` of `@catalog/core` finds, in the same order, without their pointers
  * (a search document needs the values only, and building each leaf's pointer string costs more
- * than finding it). Segments are property names, `*` visits every array element or map value,
+ * than finding it). Segments are property names, `*` visits every array element or map value
+ * (a single value met there is itself),
  * `$key` gives a map's keys, and an array met where a property is expected (or at the path's
  * end) is walked element by element.
  */
@@ -23,7 +24,12 @@ function walk(node: unknown, segments: readonly string[], i: number, out: unknow
     out.push(node)
     return
   }
-  if (typeof node !== 'object') return
+  if (typeof node !== 'object') {
+    // A single value where `*` expects a collection is that value (DataHub's model annotates
+    // single URNs so: `parentTemplate/*`).
+    if (segment === '*') walk(node, segments, i + 1, out)
+    return
+  }
   if (segment === '$key') {
     for (const k of Object.keys(node)) out.push(k)
     return

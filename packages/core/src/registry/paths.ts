@@ -6,9 +6,9 @@ export interface PathEntry {
 
 /**
  * Walks an aspect value along an annotation path (`owners/*\/owner`): segments are property
- * names, `*` visits every array element or map value, `$key` gives a map's keys, and an
- * array met where a property is expected is walked element by element. Returns the leaves
- * found with their pointers.
+ * names, `*` visits every array element or map value (a single value met there is itself),
+ * `$key` gives a map's keys, and an array met where a property is expected is walked element by
+ * element. Returns the leaves found with their pointers.
  */
 export function entriesAt(value: unknown, path: string): PathEntry[] {
   const out: PathEntry[] = []
@@ -38,7 +38,12 @@ function walk(
     return
   }
   const segment = segments[i] as string
-  if (typeof node !== 'object') return
+  if (typeof node !== 'object') {
+    // A single value where `*` expects a collection is that value (DataHub's model annotates
+    // single URNs so: `parentTemplate/*`).
+    if (segment === '*') walk(node, segments, i + 1, pointer, out)
+    return
+  }
   if (segment === '$key') {
     if (!Array.isArray(node))
       for (const k of Object.keys(node)) out.push({ pointer: `${pointer}/${k}`, value: k })

@@ -7,6 +7,7 @@ import {
   GLOSSARY_NODE_MAPPING,
 } from './containers.js'
 import { DATA_FLOW_MAPPING, DATA_JOB_MAPPING } from './data-process.js'
+import { DATA_PROCESS_INSTANCE_MAPPING } from './data-process-instance.js'
 import { DATASET_MAPPING } from './dataset.js'
 import {
   ACCESS_TOKEN_MAPPING,
@@ -57,6 +58,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['glossaryNode', GLOSSARY_NODE_MAPPING],
       ['assertion', ASSERTION_MAPPING],
       ['query', QUERY_MAPPING],
+      ['dataProcessInstance', DATA_PROCESS_INSTANCE_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

@@ -9,6 +9,7 @@ import { assertionRunEvents, entityAssertions } from './entity-fields/assertions
 import { containerEntities, domainEntities } from './entity-fields/member-entities.js'
 import { entityPrivileges } from './entity-fields/privileges.js'
 import { entityRelationships } from './entity-fields/relationships.js'
+import { datasetRuns, runState, templateRuns } from './entity-fields/runs.js'
 import { datasetProfilesField, operationsField } from './entity-fields/timeseries.js'
 import { usageStatsField } from './entity-fields/usage-stats.js'
 import { entityLineage } from './lineage-field.js'
@@ -27,7 +28,11 @@ const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     operations: operationsField,
     usageStats: usageStatsField,
     assertions: entityAssertions,
+    runs: datasetRuns,
   },
+  DataJob: { runs: templateRuns },
+  DataFlow: { runs: templateRuns },
+  DataProcessInstance: { state: runState },
   Assertion: { runEvents: assertionRunEvents },
   Container: { entities: containerEntities },
   CorpUser: { settings: corpUserSettings },

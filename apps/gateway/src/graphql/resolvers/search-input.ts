@@ -9,10 +9,10 @@ const SEARCHABLE = [...MAPPINGS.keys()].filter(
   (n) => !['dataPlatform', 'ownershipType', 'dataHubAccessToken'].includes(n),
 )
 /**
- * Entity types searched when no `types` are given. Assertions and queries are not among them, as
- * they are not among DataHub's default search types: they show on the assets they are about.
+ * Entity types searched when no `types` are given. Assertions, queries and runs are not among
+ * them, as they are not among DataHub's default search types: they show on the assets they are about.
  */
-export const SEARCHED = SEARCHABLE.filter((n) => n !== 'assertion' && n !== 'query')
+export const SEARCHED = SEARCHABLE.filter((n) => !['assertion', 'query', 'dataProcessInstance'].includes(n))
 /** GraphQL `EntityType` symbol -> registry entity name, and back. */
 const ENTITY_NAMES = new Map([...MAPPINGS].map(([name, m]) => [m.entityType, name]))
 const ENTITY_SYMBOLS = new Map([...MAPPINGS].map(([name, m]) => [name, m.entityType]))
