@@ -12,8 +12,8 @@ import {
 } from '../helpers/entity-pages-data.js'
 
 /**
- * Entity pages of data flows, data jobs, containers, domains, data products and glossary
- * nodes: their typed roots and fields, privileges, and unknown URNs, over DataHub's
+ * Entity pages of data flows, data jobs, notebooks, containers, domains, data products and
+ * glossary nodes: their typed roots and fields, privileges, and unknown URNs, over DataHub's
  * bootstrap example and golden files (Airbyte, CSV enricher, business glossary).
  */
 
@@ -86,6 +86,66 @@ t.test('entity pages over DataHub example data', async (t) => {
         ],
       },
       glossaryTerms: { terms: [{ term: { urn: 'urn:li:glossaryTerm:CustomerAccount' } }] },
+    })
+  })
+
+  t.test("notebook: the CSV enricher's, with info and content written", async (t) => {
+    const NOTEBOOK = 'urn:li:notebook:(querybook,1234)'
+    const stamps = {
+      created: { time: 1, actor: 'urn:li:corpuser:jdoe' },
+      lastModified: { time: 2, actor: 'urn:li:corpuser:jdoe' },
+    }
+    await ingestAspect(app, NOTEBOOK, 'notebookInfo', {
+      title: 'Churn',
+      description: 'Weekly churn',
+      changeAuditStamps: stamps,
+    })
+    await ingestAspect(app, NOTEBOOK, 'notebookContent', {
+      cells: [
+        { type: 'TEXT_CELL', textCell: { cellId: 'c1', text: 'Why churn?', changeAuditStamps: stamps } },
+        {
+          type: 'QUERY_CELL',
+          queryCell: { cellId: 'c2', cellTitle: 'q', rawQuery: 'SELECT 1', changeAuditStamps: stamps },
+        },
+      ],
+    })
+    const data = await gql(
+      app,
+      `{ notebook(urn: "urn:li:notebook:(querybook,1234)") { urn type tool notebookId platform { urn }
+        info { title description changeAuditStamps { created { actor } lastModified { time } } }
+        content { cells { type textCell { cellId text } queryChell { cellTitle rawQuery } chartCell { cellId } } }
+        tags { tags { tag { urn } } } glossaryTerms { terms { term { urn } } } exists } }`,
+    )
+    t.same(data.notebook, {
+      urn: NOTEBOOK,
+      type: 'NOTEBOOK',
+      tool: 'querybook',
+      notebookId: '1234',
+      platform: { urn: 'urn:li:dataPlatform:querybook' },
+      info: {
+        title: 'Churn',
+        description: 'Weekly churn',
+        changeAuditStamps: { created: { actor: 'urn:li:corpuser:jdoe' }, lastModified: { time: 2 } },
+      },
+      content: {
+        cells: [
+          {
+            type: 'TEXT_CELL',
+            textCell: { cellId: 'c1', text: 'Why churn?' },
+            queryChell: null,
+            chartCell: null,
+          },
+          {
+            type: 'QUERY_CELL',
+            textCell: null,
+            queryChell: { cellTitle: 'q', rawQuery: 'SELECT 1' },
+            chartCell: null,
+          },
+        ],
+      },
+      tags: { tags: [{ tag: { urn: 'urn:li:tag:Legacy' } }] },
+      glossaryTerms: { terms: [{ term: { urn: 'urn:li:glossaryTerm:CustomerAccount' } }] },
+      exists: true,
     })
   })
 

@@ -26,6 +26,7 @@ import {
   ML_MODEL_MAPPING,
   ML_PRIMARY_KEY_MAPPING,
 } from './ml.js'
+import { NOTEBOOK_MAPPING } from './notebook.js'
 import { DATA_PLATFORM_INSTANCE_MAPPING } from './platform-instance.js'
 import { QUERY_MAPPING } from './query.js'
 import type { EntityMapping } from './types.js'
@@ -59,6 +60,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['assertion', ASSERTION_MAPPING],
       ['query', QUERY_MAPPING],
       ['dataProcessInstance', DATA_PROCESS_INSTANCE_MAPPING],
+      ['notebook', NOTEBOOK_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )
