@@ -153,6 +153,23 @@ t.test('views: create, list, narrow searches, default, update, delete', async (t
   t.same((await gql(app, '{ globalViewsSettings { defaultView } }')).data.globalViewsSettings, {
     defaultView: global.urn,
   })
+  // The other sections of the global settings: documentation propagation and the home page.
+  const SECTIONS =
+    '{ docPropagationSettings { docColumnPropagation } globalHomePageSettings { defaultTemplate { urn } } }'
+  t.same((await gql(app, SECTIONS)).data, {
+    docPropagationSettings: { docColumnPropagation: false },
+    globalHomePageSettings: { defaultTemplate: null },
+  })
+  const PROPAGATE =
+    'mutation p($v: Boolean) { updateDocPropagationSettings(input: { docColumnPropagation: $v }) }'
+  t.same((await gql(app, PROPAGATE, { v: true })).data, { updateDocPropagationSettings: true })
+  t.same((await gql(app, SECTIONS)).data.docPropagationSettings, { docColumnPropagation: true })
+  await gql(app, PROPAGATE, { v: false })
+  t.same((await gql(app, SECTIONS)).data.docPropagationSettings, { docColumnPropagation: false })
+  const settings = (await restAspects(app, 'urn:li:globalSettings:0')).globalSettingsInfo?.value
+  t.same(settings?.docPropagation, { enabled: true, columnPropagationEnabled: false })
+  t.same(settings?.views, { defaultView: global.urn }, 'the views section is kept')
+  t.equal(badRequest(await gql(app, PROPAGATE, { v: null }), 'updateDocPropagationSettings').code, 400)
   await gql(app, SET, { v: null })
   t.same((await gql(app, '{ globalViewsSettings { defaultView } }')).data.globalViewsSettings, {
     defaultView: null,

@@ -9,6 +9,7 @@ import { descriptionMutations } from '../mutations/description.js'
 import { domainAdminMutations } from '../mutations/domain-admin.js'
 import { domainMutations } from '../mutations/domains.js'
 import { embedDisplayMutations } from '../mutations/embed-display.js'
+import { globalSettingsMutations } from '../mutations/global-settings.js'
 import { glossaryMutations } from '../mutations/glossary.js'
 import { glossaryRelationMutations } from '../mutations/glossary-relations.js'
 import { groupMutations } from '../mutations/groups.js'
@@ -42,6 +43,7 @@ import { browseQueries } from './browse.js'
 import { browseV2Queries } from './browse-v2.js'
 import { domainQueries } from './domains.js'
 import { abstractTypeResolvers, entityFieldResolvers, entityQueries, type Resolvers } from './entities.js'
+import { globalSettingsQueries } from './global-settings.js'
 import { glossaryRootQueries } from './glossary-roots.js'
 import { lineageQueries } from './lineage.js'
 import { meQueries } from './me.js'
@@ -83,6 +85,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...userGroupQueries,
       ...domainQueries,
       ...queryQueries,
+      ...globalSettingsQueries,
       ...policyQueries,
       ...structuredPropertyQueries,
       ...timelineQueries,
@@ -128,6 +131,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...assertionMutations,
       ...operationMutations,
       ...queryMutations,
+      ...globalSettingsMutations,
     },
   }
   const missing = notServedResolvers(schema, served)
