@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { CatalogServer } from '@catalog/http-kit'
 import t from 'tap'
-import { build, ingestRecord, type Json } from '../helpers/build.js'
-import { GOLDEN_DIR } from '../helpers/examples.js'
+import { build, ingestGolden, type Json } from '../helpers/build.js'
 
 /**
  * `browseV2` over GraphQL, on DataHub's golden ingestion output of Snowflake (a database and a
@@ -27,13 +24,6 @@ const BROWSE_V2 = /* GraphQL */ `
 async function gql(app: CatalogServer, query: string, variables: Json = {}): Promise<Json> {
   const res = await app.inject({ method: 'POST', url: '/api/graphql', payload: { query, variables } })
   return { status: res.statusCode, ...JSON.parse(res.body) }
-}
-
-async function ingestGolden(app: CatalogServer, file: string): Promise<void> {
-  for (const record of JSON.parse(readFileSync(join(GOLDEN_DIR, file), 'utf8')) as Json[]) {
-    const { call, res } = await ingestRecord(app, record)
-    if (res.statusCode !== 200) throw new Error(`ingest of ${call.urn} failed: ${res.statusCode} ${res.body}`)
-  }
 }
 
 const group = (name: string, count: number, hasSubGroups: boolean, entity: Json = null) => ({

@@ -17,7 +17,7 @@ import type { MetadataStore } from '@catalog/store'
 import { SqliteMetadataStore } from '@catalog/store-sqlite'
 import pino from 'pino'
 import type { Test } from 'tap'
-import { type ExampleName, loadExample, toIngestCall } from './examples.js'
+import { type ExampleName, GOLDEN_DIR, loadExample, toIngestCall } from './examples.js'
 import { buildSplit } from './split-build.js'
 
 /** One registered route: method, path with `:params` and `*`, and its Rest.li action if constrained. */
@@ -137,6 +137,17 @@ export async function ingestExamples(app: CatalogServer, ...names: ExampleName[]
     }
   }
   return n
+}
+
+/** Ingests every record of one of DataHub's golden files (`test/fixtures/datahub/golden/`); fails on any non-2xx. */
+export async function ingestGolden(app: CatalogServer, file: string): Promise<void> {
+  for (const record of JSON.parse(readFileSync(join(GOLDEN_DIR, file), 'utf8')) as Array<
+    Record<string, unknown>
+  >) {
+    const { call, res } = await ingestRecord(app, record)
+    if (res.statusCode !== 200)
+      throw new Error(`ingest of ${call.urn} from ${file} failed: ${res.statusCode} ${res.body}`)
+  }
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies ad hoc

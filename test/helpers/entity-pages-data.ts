@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { CatalogServer } from '@catalog/http-kit'
 import type { Test } from 'tap'
-import { build, ingestExamples, ingestRecord, type Json } from './build.js'
-import { GOLDEN_DIR } from './examples.js'
+import { build, ingestExamples, ingestGolden, ingestRecord, type Json } from './build.js'
 
 /** The example data of the entity-page tests: DataHub's bootstrap and golden files, plus a domain and a data product. */
 
@@ -25,13 +22,6 @@ export async function gql(app: CatalogServer, query: string, variables: Json = {
   if (res.statusCode !== 200 || body.errors)
     throw new Error(`GraphQL answered ${res.statusCode}: ${res.body}`)
   return body.data
-}
-
-async function ingestGolden(app: CatalogServer, file: string): Promise<void> {
-  for (const record of JSON.parse(readFileSync(join(GOLDEN_DIR, file), 'utf8')) as Json[]) {
-    const { call, res } = await ingestRecord(app, record)
-    if (res.statusCode !== 200) throw new Error(`ingest of ${call.urn} failed: ${res.statusCode} ${res.body}`)
-  }
 }
 
 /** Upserts one aspect as an MCP. */

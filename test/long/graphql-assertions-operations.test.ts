@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { CatalogServer } from '@catalog/http-kit'
 import t from 'tap'
 import { adminWrite, aspectOf, gql as gqlAs, tokenFor } from '../helpers/actors.js'
-import { build, ingestExamples, ingestRecord, type Json } from '../helpers/build.js'
-import { GOLDEN_DIR } from '../helpers/examples.js'
+import { build, ingestExamples, ingestGolden, type Json } from '../helpers/build.js'
 import { badRequest, gql, snapshot } from '../helpers/mutation-kit.js'
 
 /**
@@ -35,13 +32,6 @@ const REPORT = `mutation($urn: String!, $result: AssertionResultInput!) { report
 async function exists(app: CatalogServer, urn: string): Promise<boolean> {
   const res = await app.inject({ method: 'POST', url: '/entities?action=exists', payload: { urn } })
   return JSON.parse(res.body).value
-}
-
-async function ingestGolden(app: CatalogServer, file: string): Promise<void> {
-  for (const record of JSON.parse(readFileSync(join(GOLDEN_DIR, file), 'utf8')) as Json[]) {
-    const { call, res } = await ingestRecord(app, record)
-    if (res.statusCode !== 200) throw new Error(`ingest of ${call.urn}: ${res.statusCode} ${res.body}`)
-  }
 }
 
 t.test("dbt's tests and their results on the dataset they assert on", async (t) => {

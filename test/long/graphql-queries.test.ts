@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import type { CatalogServer } from '@catalog/http-kit'
 import t from 'tap'
 import { adminWrite, aspectOf, gql as gqlAs, tokenFor } from '../helpers/actors.js'
-import { build, ingestExamples, ingestRecord, type Json } from '../helpers/build.js'
-import { GOLDEN_DIR } from '../helpers/examples.js'
+import { build, ingestExamples, ingestGolden, type Json } from '../helpers/build.js'
 import { badRequest, gql, snapshot } from '../helpers/mutation-kit.js'
 
 /**
@@ -28,13 +24,6 @@ const CREATE = `mutation($input: CreateQueryInput!) { createQuery(input: $input)
   subjects { dataset { urn } } } }`
 const UPDATE = `mutation($urn: String!, $input: UpdateQueryInput!) { updateQuery(urn: $urn, input: $input) {
   urn properties { statement { value } name description } subjects { dataset { urn } } } }`
-
-async function ingestGolden(app: CatalogServer, file: string): Promise<void> {
-  for (const record of JSON.parse(readFileSync(join(GOLDEN_DIR, file), 'utf8')) as Json[]) {
-    const { call, res } = await ingestRecord(app, record)
-    if (res.statusCode !== 200) throw new Error(`ingest of ${call.urn}: ${res.statusCode} ${res.body}`)
-  }
-}
 
 const urnsOf = (page: Json): string[] => page.queries.map((q: Json) => q.urn)
 

@@ -1,9 +1,5 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import type { CatalogServer } from '@catalog/http-kit'
 import t from 'tap'
-import { build, ingestRecord, type Json } from '../helpers/build.js'
-import { GOLDEN_DIR } from '../helpers/examples.js'
+import { build, ingestGolden, type Json } from '../helpers/build.js'
 import { gql } from '../helpers/mutation-kit.js'
 
 /**
@@ -17,13 +13,6 @@ const RUN = 'urn:li:dataProcessInstance:d8f100271d2dc3fa905717f82d083c8d'
 const RUNS = `query($urn: String!, $start: Int, $count: Int) { dataJob(urn: $urn) { runs(start: $start, count: $count) {
   start count total runs { urn type name created { time actor } properties { name created { time } }
     parentTemplate { urn } state(limit: 5) { status attempt timestampMillis result { resultType nativeResultType } } } } } }`
-
-async function ingestGolden(app: CatalogServer, file: string): Promise<void> {
-  for (const record of JSON.parse(readFileSync(join(GOLDEN_DIR, file), 'utf8')) as Json[]) {
-    const { call, res } = await ingestRecord(app, record)
-    if (res.statusCode !== 200) throw new Error(`ingest of ${call.urn}: ${res.statusCode} ${res.body}`)
-  }
-}
 
 t.test("a job's runs, newest first, each with its run events", async (t) => {
   const { app } = await build(t)
