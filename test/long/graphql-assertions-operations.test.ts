@@ -2,7 +2,7 @@ import type { CatalogServer } from '@catalog/http-kit'
 import t from 'tap'
 import { adminWrite, aspectOf, gql as gqlAs, tokenFor } from '../helpers/actors.js'
 import { build, ingestExamples, ingestGolden, type Json } from '../helpers/build.js'
-import { badRequest, gql, snapshot } from '../helpers/mutation-kit.js'
+import { badRequest, gql, ingestAspect, snapshot } from '../helpers/mutation-kit.js'
 
 /**
  * Data-quality signals over GraphQL, as DataHub serves them: assertions (dbt's tests and their
@@ -220,6 +220,57 @@ t.test('upsertCustomAssertion, reportAssertionResult and deleteAssertion', async
     [{ type: 'ASSERTIONS', status: 'PASS', message: 'All assertions are passing', causes: null }],
     'health: it succeeded since',
   )
+  // Active incidents come first, worded as DataHub words them (its incidents summary on the
+  // entity, each incident's info).
+  const incident = (id: string, title: string, time: number) =>
+    ingestAspect(app, 'incident', `urn:li:incident:${id}`, 'incidentInfo', {
+      type: 'OPERATIONAL',
+      title,
+      entities: [DS],
+      status: { state: 'ACTIVE', lastUpdated: { time, actor: 'urn:li:corpuser:jdoe' } },
+      created: { time, actor: 'urn:li:corpuser:jdoe' },
+    })
+  await incident('late', 'Late load', 1_700_000_300_000)
+  await incident('nulls', 'Null ids', 1_700_000_400_000)
+  const detail = (id: string, createdAt: number) => ({
+    urn: `urn:li:incident:${id}`,
+    type: 'OPERATIONAL',
+    createdAt,
+  })
+  await ingestAspect(app, 'dataset', DS, 'incidentsSummary', {
+    activeIncidentDetails: [detail('late', 1_700_000_300_000), detail('nulls', 1_700_000_400_000)],
+    resolvedIncidentDetails: [],
+  })
+  const INCIDENTS = `query($urn: String!) { dataset(urn: $urn) { health { type status message causes reportedAt
+    activeIncidentHealthDetails { latestIncidentUrn latestIncidentTitle lastActivityAt count } } } }`
+  const withIncidents = (await gql(app, INCIDENTS, { urn: DS })).data.dataset.health
+  t.same(
+    withIncidents[0],
+    {
+      type: 'INCIDENTS',
+      status: 'FAIL',
+      message: '2 active incidents',
+      causes: ['ACTIVE_INCIDENTS'],
+      reportedAt: 1_700_000_400_000,
+      activeIncidentHealthDetails: {
+        latestIncidentUrn: 'urn:li:incident:nulls',
+        latestIncidentTitle: 'Null ids',
+        lastActivityAt: 1_700_000_400_000,
+        count: 2,
+      },
+    },
+    'health: the active incidents first',
+  )
+  t.match(withIncidents[1], { type: 'ASSERTIONS', status: 'PASS' }, 'then the assertions')
+  await ingestAspect(app, 'dataset', DS, 'incidentsSummary', {
+    activeIncidentDetails: [detail('late', 1_700_000_300_000)],
+    resolvedIncidentDetails: [detail('nulls', 1_700_000_400_000)],
+  })
+  t.match((await gql(app, INCIDENTS, { urn: DS })).data.dataset.health[0], {
+    message: '1 active incident',
+    activeIncidentHealthDetails: { latestIncidentUrn: 'urn:li:incident:late', count: 1 },
+  })
+
   const plain = 'urn:li:dataset:(urn:li:dataPlatform:hive,no_assertions,PROD)'
   t.same(
     (await gql(app, HEALTH, { urn: plain })).data.dataset.health,

@@ -1,10 +1,9 @@
 import { parseUrn } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
-import { NotServedError } from '../errors.js'
 import { assertionsHealth } from './assertion.js'
 import { type EntitySource, type Mapped, num, ref, refs, str } from './common.js'
 import { MAPPINGS } from './index.js'
-import type { EntityMapping, FieldFn } from './types.js'
+import type { EntityMapping, FieldContext, FieldFn } from './types.js'
 
 type Json = Record<string, unknown>
 
@@ -183,19 +182,55 @@ export function ancestors(
 
 /**
  * `health`, as DataHub's EntityHealthResolver: one entry per kind of signal (active incidents,
- * assertion results) the entity has, so none is `[]`. The assertions entry is DataHub's (see
- * {@link assertionsHealth}); this catalog refuses to guess an incident entry's wording: an entity
- * with active incidents errors.
+ * assertion results) the entity has, so none is `[]`: the incidents entry first (see
+ * {@link incidentsHealth}), then the assertions entry (see {@link assertionsHealth}).
  */
 function health(urn: string, summary: AspectValue | undefined): FieldFn {
-  const active = [...list(summary?.activeIncidentDetails), ...list(summary?.activeIncidents)]
-  if (active.length > 0)
-    return () => {
-      throw new NotServedError('health of an entity with active incidents is not served by this catalog yet')
-    }
   return async (_args, ctx) => {
-    const assertions = await assertionsHealth(urn, ctx)
-    return assertions ? [assertions] : []
+    const [incidents, assertions] = await Promise.all([
+      incidentsHealth(summary, ctx),
+      assertionsHealth(urn, ctx),
+    ])
+    return [incidents, assertions].filter((h) => h !== null)
+  }
+}
+
+/**
+ * The incidents entry of `health`, as DataHub's EntityHealthResolver words it, from the entity's
+ * `incidentsSummary` (its active incidents, and the deprecated `activeIncidents` list): FAIL,
+ * "1 active incident" / "N active incidents", with the latest-updated incident's URN, title and
+ * time; none without active incidents.
+ */
+async function incidentsHealth(summary: AspectValue | undefined, ctx: FieldContext): Promise<Mapped | null> {
+  const urns = [
+    ...new Set(
+      [
+        ...list(summary?.activeIncidentDetails).map((d) => obj(d)?.urn),
+        ...list(summary?.activeIncidents),
+      ].filter((u): u is string => typeof u === 'string'),
+    ),
+  ]
+  if (urns.length === 0) return null
+  const infos = await ctx.client.getEntities(urns, ['incidentInfo'])
+  let latest: { urn: string; title: string | null; time: number } | undefined
+  for (const incident of urns) {
+    const info = infos.get(incident)?.aspects.incidentInfo
+    const time = num(obj(obj(info?.status)?.lastUpdated)?.time) ?? 0
+    if (!latest || time > latest.time) latest = { urn: incident, title: str(info?.title), time }
+  }
+  const count = urns.length
+  return {
+    type: 'INCIDENTS',
+    status: 'FAIL',
+    message: `${count} active incident${count > 1 ? 's' : ''}`,
+    causes: ['ACTIVE_INCIDENTS'],
+    reportedAt: latest?.time ?? 0,
+    activeIncidentHealthDetails: {
+      latestIncidentUrn: latest?.urn ?? null,
+      latestIncidentTitle: latest?.title ?? null,
+      lastActivityAt: latest?.time ?? null,
+      count,
+    },
   }
 }
 
