@@ -1,3 +1,4 @@
+import { parseUrn } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { LoadedEntity } from '../entity-loader.js'
 import { globalTags, type Mapped, num, ownership, ref, status, str } from './common.js'
@@ -24,23 +25,19 @@ function stamp(v: unknown): Mapped | null {
 
 /** `SchemaFieldRef` of a schema field URN: the URN and its field path (the key's second member). */
 function schemaFieldRef(urn: unknown): Mapped | null {
-  if (typeof urn !== 'string' || !urn.startsWith('urn:li:schemaField:(') || !urn.endsWith(')')) return null
-  const inner = urn.slice('urn:li:schemaField:('.length, -1)
-  // The parent URN may hold commas and parentheses: the path follows its closing parenthesis.
-  const cut = inner.startsWith('urn:') ? inner.indexOf(',', closingOf(inner)) : inner.indexOf(',')
-  return cut < 0 ? null : { urn, path: inner.slice(cut + 1) }
+  const parsed = parsedUrn(urn)
+  const path = parsed?.entityType === 'schemaField' ? parsed.parts[1] : undefined
+  return path !== undefined ? { urn, path } : null
 }
 
-/** The index after the first tuple's closing parenthesis in a URN (0 when it has no tuple). */
-function closingOf(urn: string): number {
-  const open = urn.indexOf('(')
-  if (open < 0) return 0
-  let depth = 0
-  for (let i = open; i < urn.length; i++) {
-    if (urn[i] === '(') depth++
-    else if (urn[i] === ')' && --depth === 0) return i + 1
+/** A stored URN parsed; undefined when it does not parse. */
+function parsedUrn(urn: unknown): ReturnType<typeof parseUrn> | undefined {
+  if (typeof urn !== 'string') return undefined
+  try {
+    return parseUrn(urn)
+  } catch {
+    return undefined
   }
-  return urn.length
 }
 
 function parameter(v: unknown): Mapped | null {

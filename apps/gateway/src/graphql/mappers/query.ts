@@ -1,3 +1,4 @@
+import { parseUrn } from '@catalog/core'
 import type { LoadedEntity } from '../entity-loader.js'
 import { auditStamp, customProperties, type Mapped, ref, str } from './common.js'
 import type { EntityMapping } from './types.js'
@@ -7,19 +8,15 @@ const obj = (v: unknown): Json | undefined =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 
-const SCHEMA_FIELD = 'urn:li:schemaField:('
-
 /** The dataset of a query subject: the dataset itself, or the dataset of a schema field. */
 function subjectDataset(entity: string): string | undefined {
-  if (!entity.startsWith(SCHEMA_FIELD)) return entity.startsWith('urn:li:dataset:') ? entity : undefined
-  const inner = entity.slice(SCHEMA_FIELD.length)
-  // The dataset URN ends at the parenthesis closing its own key.
-  let depth = 0
-  for (let i = inner.indexOf('('); i >= 0 && i < inner.length; i++) {
-    if (inner[i] === '(') depth++
-    else if (inner[i] === ')' && --depth === 0) return inner.slice(0, i + 1)
+  try {
+    const urn = parseUrn(entity)
+    if (urn.entityType === 'dataset') return entity
+    return urn.entityType === 'schemaField' ? urn.parts[0] : undefined
+  } catch {
+    return undefined
   }
-  return undefined
 }
 
 /** `QueryProperties` as DataHub's QueryMapper; null without a statement. */
