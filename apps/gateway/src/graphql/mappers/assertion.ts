@@ -1,7 +1,7 @@
 import { parseUrn } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { LoadedEntity } from '../entity-loader.js'
-import { globalTags, type Mapped, num, ownership, ref, status, str } from './common.js'
+import { globalTags, type Mapped, optionalStamp, ownership, ref, status, str } from './common.js'
 import type { EntityMapping, FieldContext } from './types.js'
 
 type Json = Record<string, unknown>
@@ -15,12 +15,6 @@ const UNKNOWN_PLATFORM = 'urn:li:dataPlatform:unknown'
 /** A string map as `[StringMapEntry]`. */
 export function stringMapEntries(v: unknown): Mapped[] {
   return Object.entries(obj(v) ?? {}).map(([key, value]) => ({ key, value: str(value) }))
-}
-
-/** `AuditStamp` of a stamp that is there; null otherwise. */
-function stamp(v: unknown): Mapped | null {
-  const s = obj(v)
-  return s ? { time: num(s.time) ?? 0, actor: str(s.actor) } : null
 }
 
 /** `SchemaFieldRef` of a schema field URN: the URN and its field path (the key's second member). */
@@ -92,12 +86,12 @@ function assertionInfo(v: AspectValue | undefined): Mapped | null {
     type: v.type,
     description: str(v.description),
     externalUrl: str(v.externalUrl),
-    lastUpdated: stamp(v.lastUpdated),
+    lastUpdated: optionalStamp(v.lastUpdated),
     datasetAssertion: datasetAssertion(v.datasetAssertion),
     customAssertion: customAssertion(v.customAssertion),
     source:
       source && typeof source.type === 'string'
-        ? { type: source.type, created: stamp(source.created) }
+        ? { type: source.type, created: optionalStamp(source.created) }
         : null,
     freshnessAssertion: null,
     volumeAssertion: null,

@@ -1,9 +1,8 @@
-import { InvalidInputError } from '@catalog/core'
 import type { AspectValue } from '../../clients/metadata-client.js'
 import type { CatalogContext } from '../../context.js'
 import { stringMapEntries } from '../../mappers/assertion.js'
 import { type EntitySource, type Mapped, num, str } from '../../mappers/common.js'
-import { partitionSpec } from './timeseries.js'
+import { partitionSpec, type TimeseriesArgs, timeseriesValues } from './timeseries.js'
 
 /** DataHub's page size of an entity's `assertions` when `count` is not given. */
 const DEFAULT_COUNT = 200
@@ -49,21 +48,8 @@ export async function entityAssertions(source: EntitySource, args: AssertionsArg
   }
 }
 
-interface RunEventsArgs {
+interface RunEventsArgs extends TimeseriesArgs {
   readonly status?: string | null
-  readonly startTimeMillis?: number | null
-  readonly endTimeMillis?: number | null
-  readonly limit?: number | null
-  readonly filter?: {
-    readonly and?:
-      | readonly {
-          field: string
-          values?: string[] | null
-          condition?: string | null
-          negated?: boolean | null
-        }[]
-      | null
-  } | null
 }
 
 /** DataHub's `AssertionRunEventMapper`. */
@@ -117,27 +103,8 @@ const completedWith = (events: readonly Mapped[], type: string) =>
  * events that completed as failed, succeeded and errored.
  */
 export async function assertionRunEvents(source: EntitySource, args: RunEventsArgs, ctx: CatalogContext) {
-  if (args.limit !== undefined && args.limit !== null && args.limit <= 0) {
-    throw new InvalidInputError(`limit must be positive, got ${args.limit}`)
-  }
-  const criteria = [
-    ...(args.status ? [{ field: 'status', values: [args.status] }] : []),
-    ...(args.filter?.and ?? []).map((c) => ({
-      field: c.field,
-      values: c.values ?? [],
-      ...(c.condition ? { condition: c.condition } : {}),
-      ...(c.negated ? { negated: true } : {}),
-    })),
-  ]
-  const values = await ctx.client.timeseries({
-    urn: source.urn,
-    entity: 'assertion',
-    aspect: 'assertionRunEvent',
-    ...(typeof args.startTimeMillis === 'number' ? { startTimeMillis: args.startTimeMillis } : {}),
-    ...(typeof args.endTimeMillis === 'number' ? { endTimeMillis: args.endTimeMillis } : {}),
-    ...(typeof args.limit === 'number' ? { limit: args.limit } : {}),
-    ...(criteria.length > 0 ? { filter: { criteria } } : {}),
-  })
+  const status = args.status ? [{ field: 'status', values: [args.status] }] : []
+  const values = await timeseriesValues(source, 'assertionRunEvent', args, ctx, status)
   const runEvents = values.map(runEvent)
   return {
     total: runEvents.length,

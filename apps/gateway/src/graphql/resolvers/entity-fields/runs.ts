@@ -1,8 +1,8 @@
-import { InvalidInputError } from '@catalog/core'
 import type { AspectValue } from '../../clients/metadata-client.js'
 import type { CatalogContext } from '../../context.js'
 import { type EntitySource, type Mapped, num, str } from '../../mappers/common.js'
 import { listEntities } from '../users-groups.js'
+import { timeseriesField } from './timeseries.js'
 
 /** DataHub's page size of `runs` when `count` is not given. */
 const DEFAULT_COUNT = 20
@@ -62,27 +62,8 @@ function runEvent(v: AspectValue): Mapped {
   }
 }
 
-interface StateArgs {
-  readonly startTimeMillis?: number | null
-  readonly endTimeMillis?: number | null
-  readonly limit?: number | null
-}
-
 /**
  * `DataProcessInstance.state(startTimeMillis, endTimeMillis, limit)`, as DataHub's
  * TimeSeriesAspectResolver of `dataProcessInstanceRunEvent`: the run's events, newest first.
  */
-export async function runState(source: EntitySource, args: StateArgs, ctx: CatalogContext) {
-  if (args.limit !== undefined && args.limit !== null && args.limit <= 0) {
-    throw new InvalidInputError(`limit must be positive, got ${args.limit}`)
-  }
-  const values = await ctx.client.timeseries({
-    urn: source.urn,
-    entity: 'dataProcessInstance',
-    aspect: 'dataProcessInstanceRunEvent',
-    ...(typeof args.startTimeMillis === 'number' ? { startTimeMillis: args.startTimeMillis } : {}),
-    ...(typeof args.endTimeMillis === 'number' ? { endTimeMillis: args.endTimeMillis } : {}),
-    ...(typeof args.limit === 'number' ? { limit: args.limit } : {}),
-  })
-  return values.map(runEvent)
-}
+export const runState = timeseriesField('dataProcessInstanceRunEvent', runEvent)

@@ -4,7 +4,7 @@ import type { CatalogContext } from '../../context.js'
 import type { EntitySource } from '../../mappers/common.js'
 import { customProperties, type Mapped, num, str } from '../../mappers/common.js'
 
-interface TimeseriesArgs {
+export interface TimeseriesArgs {
   readonly startTimeMillis?: number | null
   readonly endTimeMillis?: number | null
   readonly limit?: number | null
@@ -106,37 +106,50 @@ function operation(v: AspectValue, urn: string): Mapped {
   }
 }
 
+/** A time-series criterion, as a field's `filter.and` gives it and the metadata client takes it. */
+type Criterion = NonNullable<TimeseriesArgs['filter']>['and'][number]
+
 /**
- * A time-series field as DataHub's TimeSeriesAspectResolver: the entity's values of `aspect`
- * in the inclusive range, newest first, at most `limit`, filtered by `filter.and`.
+ * The entity's values of `aspect` as DataHub's TimeSeriesAspectResolver reads them: in the
+ * inclusive range, newest first, at most `limit`, filtered by `extra` and then `filter.and`.
  */
-function timeseriesField(aspect: string, map: (v: AspectValue, urn: string) => Mapped) {
-  return async (source: EntitySource, args: TimeseriesArgs, ctx: CatalogContext) => {
-    if (args.limit !== undefined && args.limit !== null && args.limit <= 0) {
-      throw new InvalidInputError(`limit must be positive, got ${args.limit}`)
-    }
-    const values = await ctx.client.timeseries({
-      urn: source.urn,
-      entity: parseUrn(source.urn).entityType,
-      aspect,
-      ...(typeof args.startTimeMillis === 'number' ? { startTimeMillis: args.startTimeMillis } : {}),
-      ...(typeof args.endTimeMillis === 'number' ? { endTimeMillis: args.endTimeMillis } : {}),
-      ...(typeof args.limit === 'number' ? { limit: args.limit } : {}),
-      ...(args.filter?.and.length
-        ? {
-            filter: {
-              criteria: args.filter.and.map((c) => ({
-                field: c.field,
-                values: c.values ?? [],
-                ...(c.condition ? { condition: c.condition } : {}),
-                ...(c.negated ? { negated: true } : {}),
-              })),
-            },
-          }
-        : {}),
-    })
-    return values.map((v) => map(v, source.urn))
+export async function timeseriesValues(
+  source: EntitySource,
+  aspect: string,
+  args: TimeseriesArgs,
+  ctx: CatalogContext,
+  extra: readonly Criterion[] = [],
+): Promise<AspectValue[]> {
+  if (args.limit !== undefined && args.limit !== null && args.limit <= 0) {
+    throw new InvalidInputError(`limit must be positive, got ${args.limit}`)
   }
+  const criteria = [...extra, ...(args.filter?.and ?? [])]
+  return ctx.client.timeseries({
+    urn: source.urn,
+    entity: parseUrn(source.urn).entityType,
+    aspect,
+    ...(typeof args.startTimeMillis === 'number' ? { startTimeMillis: args.startTimeMillis } : {}),
+    ...(typeof args.endTimeMillis === 'number' ? { endTimeMillis: args.endTimeMillis } : {}),
+    ...(typeof args.limit === 'number' ? { limit: args.limit } : {}),
+    ...(criteria.length > 0
+      ? {
+          filter: {
+            criteria: criteria.map((c) => ({
+              field: c.field,
+              values: c.values ?? [],
+              ...(c.condition ? { condition: c.condition } : {}),
+              ...(c.negated ? { negated: true } : {}),
+            })),
+          },
+        }
+      : {}),
+  })
+}
+
+/** A time-series field: {@link timeseriesValues} of `aspect`, each mapped. */
+export function timeseriesField(aspect: string, map: (v: AspectValue, urn: string) => Mapped) {
+  return async (source: EntitySource, args: TimeseriesArgs, ctx: CatalogContext) =>
+    (await timeseriesValues(source, aspect, args, ctx)).map((v) => map(v, source.urn))
 }
 
 /** `datasetProfiles(startTimeMillis, endTimeMillis, filter, limit)`. */
