@@ -3,6 +3,7 @@ import type { MetadataStore } from '@catalog/store'
 import { DeleteReferencesService } from './delete-references-service.js'
 import { EntityAdminService } from './entity-admin-service.js'
 import type { EntitySearch } from './entity-search.js'
+import { IncidentSummaries } from './incidents-summary.js'
 import { type AfterWrite, IngestService } from './ingest-service.js'
 import { type LineageLimits, LineageService } from './lineage-service.js'
 import { MetadataTestsService } from './metadata-tests-service.js'
@@ -51,7 +52,7 @@ export function createMetadataServices(
   afterWrite?: AfterWrite,
   options: MetadataServicesOptions = {},
 ): MetadataServices {
-  const ingest = new IngestService(registry, store, afterWrite)
+  const ingest = new IngestService(registry, store, afterWrite, new IncidentSummaries(registry, store))
   const tasks = new TaskRunner(store)
   return {
     registry,

@@ -13,6 +13,7 @@ import type { Proposal, SnapshotEntity } from '../schemas/ingest.js'
 
 import { BatchBuilder, UPSERT_LIKE } from './batch-builder.js'
 import { inSlices } from './in-slices.js'
+import type { IncidentSummaries } from './incidents-summary.js'
 import { type OffLoopPatch, PatchOffLoop } from './patch-off-loop.js'
 
 /** Called after a write is durable, with its change-log position (one-process read-your-writes). */
@@ -27,10 +28,15 @@ export type AfterWrite = (seq: number) => Promise<void>
 export class IngestService {
   private readonly patches: PatchOffLoop
 
+  /**
+   * `incidents` keeps entities' incident summaries with the incident writes (DataHub's hook); a
+   * service without it (the bulk import's record converter) writes batches as they come.
+   */
   constructor(
     private readonly registry: Registry,
     private readonly store: MetadataStore,
     private readonly afterWrite?: AfterWrite,
+    private readonly incidents?: IncidentSummaries,
   ) {
     this.patches = new PatchOffLoop(registry, store)
   }
@@ -171,8 +177,23 @@ export class IngestService {
     return this.commit({ mutations, created })
   }
 
+  /**
+   * Writes `batch` with the incident summary updates it calls for; those known only once it is
+   * written (a patched incident) follow in a second write, before the call is answered. The
+   * outcome has one result per mutation of `batch` itself.
+   */
   private async commit(batch: WriteBatch): Promise<WriteOutcome> {
-    const outcome = await this.store.write(batch)
+    if (!this.incidents) return this.answered(await this.store.write(batch))
+    const plan = await this.incidents.plan(batch)
+    const outcome = await this.store.write(plan.batch)
+    const results = plan.batch === batch ? outcome.results : outcome.results.slice(0, batch.mutations.length)
+    const followUp =
+      plan.after.length > 0 ? await this.incidents.reconcile(plan.after, batch.created) : undefined
+    const seq = followUp ? (await this.store.write(followUp)).seq : outcome.seq
+    return this.answered({ results, seq })
+  }
+
+  private async answered(outcome: WriteOutcome): Promise<WriteOutcome> {
     if (this.afterWrite) await this.afterWrite(outcome.seq)
     return outcome
   }
