@@ -325,34 +325,35 @@ t.test('entity pages over DataHub example data', async (t) => {
     })
   })
 
-  t.test('privileges: what the caller may do on the page (auth off: the root user)', async (t) => {
-    const fields = 'canEditLineage canEditEmbed canEditQueries canManageEntity canManageChildren canEditTags'
-    const data = await gql(
-      app,
-      `query($d: String!, $j: String!) { dataset(urn: $d) { privileges { ${fields} } }
+  t.test(
+    'privileges: what the caller may do on the page (auth off: the root user, who may do all)',
+    async (t) => {
+      const fields =
+        'canEditLineage canEditEmbed canEditQueries canManageEntity canManageChildren canEditTags'
+      const data = await gql(
+        app,
+        `query($d: String!, $j: String!) { dataset(urn: $d) { privileges { ${fields} } }
         dataJob(urn: $j) { privileges { ${fields} } }
         glossaryNode(urn: "urn:li:glossaryNode:Classification") { privileges { ${fields} } }
         container(urn: "urn:li:container:SCHEMA") { privileges { ${fields} } } }`,
-      { d: HIVE, j: JOB },
-    )
-    const none = {
-      canEditLineage: null,
-      canEditEmbed: null,
-      canEditQueries: null,
-      canManageEntity: null,
-      canManageChildren: null,
-      canEditTags: null,
-    }
-    t.same(data.dataset.privileges, {
-      ...none,
-      canEditLineage: true,
-      canEditEmbed: true,
-      canEditQueries: true,
-    })
-    t.same(data.dataJob.privileges, { ...none, canEditLineage: true })
-    t.same(data.glossaryNode.privileges, { ...none, canManageEntity: true, canManageChildren: true })
-    t.same(data.container.privileges, none, 'DataHub computes none for containers')
-  })
+        { d: HIVE, j: JOB },
+      )
+      const none = {
+        canEditLineage: null,
+        canEditEmbed: null,
+        canEditQueries: null,
+        canManageEntity: null,
+        canManageChildren: null,
+        canEditTags: null,
+      }
+      // Every entity answers DataHub's common edits (`addCommonPrivileges`), its type's own on top.
+      const common = { ...none, canEditLineage: true, canEditTags: true }
+      t.same(data.dataset.privileges, { ...common, canEditEmbed: true, canEditQueries: true })
+      t.same(data.dataJob.privileges, common)
+      t.same(data.glossaryNode.privileges, { ...common, canManageEntity: true, canManageChildren: true })
+      t.same(data.container.privileges, common, 'containers too')
+    },
+  )
 
   t.test('an unknown urn answers the key-derived object, as DataHub does', async (t) => {
     const missingJob = `urn:li:dataJob:(${FLOW},no_such_job)`

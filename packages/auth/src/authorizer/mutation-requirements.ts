@@ -1,4 +1,4 @@
-import { assertionAssertee } from '@catalog/core'
+import { assertionAssertee, parseUrn } from '@catalog/core'
 import type { Requirement } from './authorizer.js'
 import {
   batchEdit,
@@ -86,6 +86,37 @@ async function ASSERTEE(a: Args, facts: MutationFacts): Promise<MutationCheck> {
   const urn = strOf(a.urn)
   const info = urn ? await facts.read(urn, 'assertionInfo') : undefined
   return { requirements: [editOf(assertionAssertee(info) ?? urn, 'EDIT_ENTITY_ASSERTIONS')] }
+}
+
+/**
+ * The resource an incident edit on `urn` is authorized against (DataHub's
+ * `getIncidentAuthorizationUrn`): a schema field's dataset (or chart, dashboard), else `urn`.
+ */
+function incidentResource(urn: unknown): unknown {
+  if (typeof urn !== 'string' || !urn.startsWith('urn:li:schemaField:')) return urn
+  try {
+    return parseUrn(urn).parts[0] ?? urn
+  } catch {
+    return urn
+  }
+}
+
+/** EDIT_ENTITY_INCIDENTS on each resource (DataHub's `isAuthorizedToEditIncidentForResource`). */
+const incidentEdits = (urns: readonly unknown[]): Requirement[] =>
+  eachUrn([...new Set(urns.map(incidentResource))], 'EDIT_ENTITY_INCIDENTS')
+
+/**
+ * An edit of the incident `urn` (DataHub's `verifyAuthorizationOrThrow`): EDIT_ENTITY_INCIDENTS on
+ * every entity it is raised on, and on each new one `input.resourceUrns` names. An incident that
+ * does not exist is checked against itself: its resolver then answers that it does not exist.
+ */
+async function INCIDENT_EDIT(a: Args, facts: MutationFacts): Promise<MutationCheck> {
+  const urn = strOf(a.urn)
+  const info = urn ? await facts.read(urn, 'incidentInfo') : undefined
+  const existing = Array.isArray(info?.entities) ? info.entities : []
+  const added = Array.isArray(input(a).resourceUrns) ? (input(a).resourceUrns as unknown[]) : []
+  const all = [...existing, ...added.filter((u) => !existing.includes(u))]
+  return { requirements: all.length > 0 ? incidentEdits(all) : [editOf(urn, 'EDIT_ENTITY_INCIDENTS')] }
 }
 
 /**
@@ -259,6 +290,14 @@ const RULES: Readonly<Record<string, Rule>> = {
   upsertCustomAssertion: (a) => [editOf(input(a).entityUrn, 'EDIT_ENTITY_ASSERTIONS')],
   reportAssertionResult: ASSERTEE,
   deleteAssertion: ASSERTEE,
+  // Incidents (IncidentUtils.isAuthorizedToEditIncidentForResource): on the entities raised on.
+  raiseIncident: (a) => {
+    const urns = Array.isArray(input(a).resourceUrns) ? [...(input(a).resourceUrns as unknown[])] : []
+    if (input(a).resourceUrn != null) urns.push(input(a).resourceUrn)
+    return incidentEdits(urns)
+  },
+  updateIncident: INCIDENT_EDIT,
+  updateIncidentStatus: INCIDENT_EDIT,
   upsertStructuredProperties: STRUCTURED,
   removeStructuredProperties: STRUCTURED,
   createQuery: async (a) => ({

@@ -19,6 +19,7 @@ import {
   TAG_MAPPING,
 } from './entities.js'
 import { CORP_GROUP_MAPPING, CORP_USER_MAPPING } from './identity.js'
+import { INCIDENT_MAPPING } from './incident.js'
 import {
   ML_FEATURE_MAPPING,
   ML_FEATURE_TABLE_MAPPING,
@@ -61,6 +62,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['query', QUERY_MAPPING],
       ['dataProcessInstance', DATA_PROCESS_INSTANCE_MAPPING],
       ['notebook', NOTEBOOK_MAPPING],
+      ['incident', INCIDENT_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

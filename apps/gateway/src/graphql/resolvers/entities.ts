@@ -6,6 +6,7 @@ import type { EntitySource, Mapped } from '../mappers/common.js'
 import { type FieldFn, MAPPINGS } from '../mappers/index.js'
 import { dataProductEntities } from '../mutations/data-product-assets.js'
 import { assertionRunEvents, entityAssertions } from './entity-fields/assertions.js'
+import { entityIncidents } from './entity-fields/incidents.js'
 import { containerEntities, domainEntities } from './entity-fields/member-entities.js'
 import { entityPrivileges } from './entity-fields/privileges.js'
 import { entityRelationships } from './entity-fields/relationships.js'
@@ -20,6 +21,7 @@ const OWN_RESOLVERS: Readonly<Record<string, unknown>> = {
   lineage: entityLineage,
   relationships: entityRelationships,
   privileges: entityPrivileges,
+  incidents: entityIncidents,
 }
 /** Fields of one type answered by their own resolver: type name -> field -> resolver. */
 const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
@@ -80,7 +82,7 @@ export function entityQueries(): Record<string, unknown> {
     ...Object.fromEntries(
       [...MAPPINGS.keys()]
         // Types DataHub's schema has no root query of.
-        .filter((n) => !['ownershipType', 'dataHubAccessToken', 'query'].includes(n))
+        .filter((n) => !['ownershipType', 'dataHubAccessToken', 'query', 'incident'].includes(n))
         .map((n) => [n === 'corpuser' ? 'corpUser' : n, entityQuery(n)]),
     ),
     entity: (_: unknown, { urn }: { urn: string }, ctx: CatalogContext): EntitySource => {

@@ -13,6 +13,7 @@ import { globalSettingsMutations } from '../mutations/global-settings.js'
 import { glossaryMutations } from '../mutations/glossary.js'
 import { glossaryRelationMutations } from '../mutations/glossary-relations.js'
 import { groupMutations } from '../mutations/groups.js'
+import { incidentMutations } from '../mutations/incidents.js'
 import { lineageEditMutations } from '../mutations/lineage-edit.js'
 import { linkMutations } from '../mutations/links.js'
 import { nativeUserMutations, nativeUserQueries } from '../mutations/native-users.js'
@@ -129,6 +130,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...domainAdminMutations,
       ...glossaryRelationMutations,
       ...assertionMutations,
+      ...incidentMutations,
       ...operationMutations,
       ...queryMutations,
       ...globalSettingsMutations,

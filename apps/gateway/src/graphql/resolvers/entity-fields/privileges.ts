@@ -42,10 +42,59 @@ async function glossaryPrivileges(ctx: CatalogContext, urn: string, isNode: bool
 }
 
 /**
- * `privileges` of an entity, as DataHub's EntityPrivilegesResolver: glossary terms and nodes
- * answer whether the caller may manage them (and a node's children); datasets, charts,
- * dashboards and data jobs whether it may edit their lineage (and embeds, and queries on
- * datasets). Other entity types, and the other fields, are unset, as in DataHub.
+ * DataHub's `addCommonPrivileges`: each field of every entity's privileges, with the privilege
+ * that grants it besides EDIT_ENTITY ("all privileges").
+ */
+const COMMON_EDITS: Readonly<Record<string, string>> = {
+  canEditLineage: 'EDIT_LINEAGE',
+  canEditProperties: 'EDIT_ENTITY_PROPERTIES',
+  canEditAssertions: 'EDIT_ENTITY_ASSERTIONS',
+  canEditIncidents: 'EDIT_ENTITY_INCIDENTS',
+  canEditDomains: 'EDIT_DOMAINS_PRIVILEGE',
+  canEditDataProducts: 'EDIT_ENTITY_DATA_PRODUCTS',
+  canEditDeprecation: 'EDIT_DEPRECATION_PRIVILEGE',
+  canEditGlossaryTerms: 'EDIT_ENTITY_GLOSSARY_TERMS',
+  canEditTags: 'EDIT_ENTITY_TAGS',
+  canEditOwners: 'EDIT_ENTITY_OWNERS',
+  canEditDescription: 'EDIT_ENTITY_DOCS',
+  canEditLinks: 'EDIT_ENTITY_DOC_LINKS',
+}
+const EMBED = { canEditEmbed: 'EDIT_ENTITY_EMBED' }
+/** A dataset's own edits (its columns' tags, terms and descriptions; queries; embeds). */
+const DATASET_EDITS: Readonly<Record<string, string>> = {
+  ...EMBED,
+  canEditQueries: 'EDIT_ENTITY_QUERIES',
+  canEditSchemaFieldTags: 'EDIT_DATASET_COL_TAGS',
+  canEditSchemaFieldGlossaryTerms: 'EDIT_DATASET_COL_GLOSSARY_TERMS',
+  canEditSchemaFieldDescription: 'EDIT_DATASET_COL_DESCRIPTION',
+}
+/** A dataset's view privileges: granted by the privilege alone (EDIT_ENTITY is no view grant). */
+const DATASET_VIEWS: Readonly<Record<string, string>> = {
+  canViewDatasetUsage: 'VIEW_DATASET_USAGE',
+  canViewDatasetProfile: 'VIEW_DATASET_PROFILE',
+}
+
+/** Each field of `edits` and `views`, answered from one look-up of what the caller holds on `urn`. */
+async function privilegesOf(
+  ctx: CatalogContext,
+  urn: string,
+  edits: Readonly<Record<string, string>>,
+  views: Readonly<Record<string, string>> = {},
+): Promise<Privileges> {
+  const granted = await holds(ctx, ['EDIT_ENTITY', ...Object.values(edits), ...Object.values(views)], urn)
+  const all = granted.has('EDIT_ENTITY')
+  const out: Privileges = {}
+  for (const [field, privilege] of Object.entries(edits)) out[field] = all || granted.has(privilege)
+  for (const [field, privilege] of Object.entries(views)) out[field] = granted.has(privilege)
+  return out
+}
+
+/**
+ * `privileges` of an entity, as DataHub's EntityPrivilegesResolver: every entity answers the
+ * common edits (lineage, properties, assertions, incidents, domains, data products, deprecation,
+ * terms, tags, owners, description, links); glossary terms and nodes also whether the caller may
+ * manage them (and a node's children); datasets their columns' edits, queries, embeds and usage
+ * and profile views; charts and dashboards embeds. The other fields are unset, as in DataHub.
  */
 export async function entityPrivileges(
   source: EntitySource,
@@ -56,24 +105,19 @@ export async function entityPrivileges(
   const urn = source.urn
   switch (type) {
     case 'glossaryTerm':
-      return glossaryPrivileges(ctx, urn, false)
-    case 'glossaryNode':
-      return glossaryPrivileges(ctx, urn, true)
+    case 'glossaryNode': {
+      const [common, own] = await Promise.all([
+        privilegesOf(ctx, urn, COMMON_EDITS),
+        glossaryPrivileges(ctx, urn, type === 'glossaryNode'),
+      ])
+      return { ...common, ...own }
+    }
     case 'dataset':
-      return {
-        canEditLineage: await canEdit(ctx, urn, 'EDIT_LINEAGE'),
-        canEditEmbed: await canEdit(ctx, urn, 'EDIT_ENTITY_EMBED'),
-        canEditQueries: await canEdit(ctx, urn, 'EDIT_ENTITY_QUERIES'),
-      }
+      return privilegesOf(ctx, urn, { ...COMMON_EDITS, ...DATASET_EDITS }, DATASET_VIEWS)
     case 'chart':
     case 'dashboard':
-      return {
-        canEditLineage: await canEdit(ctx, urn, 'EDIT_LINEAGE'),
-        canEditEmbed: await canEdit(ctx, urn, 'EDIT_ENTITY_EMBED'),
-      }
-    case 'dataJob':
-      return { canEditLineage: await canEdit(ctx, urn, 'EDIT_LINEAGE') }
+      return privilegesOf(ctx, urn, { ...COMMON_EDITS, ...EMBED })
     default:
-      return {}
+      return privilegesOf(ctx, urn, COMMON_EDITS)
   }
 }
