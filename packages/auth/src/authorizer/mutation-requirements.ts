@@ -298,6 +298,13 @@ const RULES: Readonly<Record<string, Rule>> = {
   },
   updateIncident: INCIDENT_EDIT,
   updateIncidentStatus: INCIDENT_EDIT,
+  // Generic patches (AuthorizationUtils.isAuthorizedForPatch): EDIT_ENTITY on each entity.
+  patchEntity: (a) => [editOf(input(a).urn, 'EDIT_ENTITY')],
+  patchEntities: (a) =>
+    eachUrn(
+      rowsOf(a.input).map((i) => i.urn),
+      'EDIT_ENTITY',
+    ),
   upsertStructuredProperties: STRUCTURED,
   removeStructuredProperties: STRUCTURED,
   createQuery: async (a) => ({

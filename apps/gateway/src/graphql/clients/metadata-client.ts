@@ -1,3 +1,5 @@
+import type { SystemMetadata } from '@catalog/core'
+
 /** An aspect value as stored (a JSON object). */
 export type AspectValue = Record<string, unknown>
 
@@ -18,6 +20,9 @@ export interface MetadataProposal {
   readonly changeType: 'UPSERT' | 'DELETE' | 'PATCH'
   readonly aspectName: string
   readonly aspect?: { readonly value: string; readonly contentType: string }
+  readonly systemMetadata?: SystemMetadata
+  /** DataHub's MCP headers (`If-None-Match`, ...). */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 /** A multi-hop lineage query (`POST /relationships?action=getLineage` body). */

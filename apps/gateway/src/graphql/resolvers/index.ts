@@ -19,6 +19,7 @@ import { linkMutations } from '../mutations/links.js'
 import { nativeUserMutations, nativeUserQueries } from '../mutations/native-users.js'
 import { ownerMutations } from '../mutations/owners.js'
 import { ownershipTypeMutations } from '../mutations/ownership-types.js'
+import { patchEntityMutations } from '../mutations/patch-entity.js'
 import { policyMutations } from '../mutations/policies.js'
 import { postMutations } from '../mutations/posts.js'
 import { queryMutations } from '../mutations/queries.js'
@@ -131,6 +132,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...glossaryRelationMutations,
       ...assertionMutations,
       ...incidentMutations,
+      ...patchEntityMutations,
       ...operationMutations,
       ...queryMutations,
       ...globalSettingsMutations,
