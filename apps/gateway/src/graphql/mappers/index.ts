@@ -30,6 +30,7 @@ import {
 import { NOTEBOOK_MAPPING } from './notebook.js'
 import { DATA_PLATFORM_INSTANCE_MAPPING } from './platform-instance.js'
 import { QUERY_MAPPING } from './query.js'
+import { TEST_MAPPING } from './test.js'
 import type { EntityMapping } from './types.js'
 
 /** Registry entity name -> its GraphQL mapping: every entity type the GraphQL API serves. */
@@ -63,6 +64,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['dataProcessInstance', DATA_PROCESS_INSTANCE_MAPPING],
       ['notebook', NOTEBOOK_MAPPING],
       ['incident', INCIDENT_MAPPING],
+      ['test', TEST_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

@@ -5,6 +5,7 @@ import { GRAPHQL_LIMITS } from '../limits.js'
 import type { EntitySource, Mapped } from '../mappers/common.js'
 import { type FieldFn, MAPPINGS } from '../mappers/index.js'
 import { dataProductEntities } from '../mutations/data-product-assets.js'
+import { entityTestResults } from '../mutations/tests.js'
 import { assertionRunEvents, entityAssertions } from './entity-fields/assertions.js'
 import { entityIncidents } from './entity-fields/incidents.js'
 import { containerEntities, domainEntities } from './entity-fields/member-entities.js'
@@ -31,6 +32,7 @@ const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     usageStats: usageStatsField,
     assertions: entityAssertions,
     runs: datasetRuns,
+    testResults: entityTestResults,
   },
   DataJob: { runs: templateRuns },
   DataFlow: { runs: templateRuns },

@@ -31,6 +31,7 @@ import { structuredPropertyDefinitionMutations } from '../mutations/structured-p
 import { tagAdminMutations } from '../mutations/tag-admin.js'
 import { tagMutations } from '../mutations/tags.js'
 import { termMutations } from '../mutations/terms.js'
+import { testMutations, testQueries } from '../mutations/tests.js'
 import { datasetMutations } from '../mutations/update-dataset.js'
 import { entityUpdateMutations } from '../mutations/update-entities.js'
 import { nameMutations } from '../mutations/update-name.js'
@@ -98,6 +99,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...accessTokenListQueries,
       ...analyticsQueries,
       ...dataProductAssetQueries,
+      ...testQueries,
     },
     Mutation: {
       ...datasetMutations,
@@ -133,6 +135,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...assertionMutations,
       ...incidentMutations,
       ...patchEntityMutations,
+      ...testMutations,
       ...operationMutations,
       ...queryMutations,
       ...globalSettingsMutations,
