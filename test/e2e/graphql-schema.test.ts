@@ -111,20 +111,23 @@ t.test('a root field not served yet answers an error naming it, never an invente
   const res = await app.inject({
     method: 'POST',
     url: '/api/graphql',
-    payload: { query: '{ listTests(input: {}) { total } listIngestionSources(input: {}) { total } }' },
+    payload: {
+      query:
+        '{ listBusinessAttributes(input: {}) { total } businessAttribute(urn: "urn:li:businessAttribute:x") { urn } }',
+    },
   })
   t.equal(res.statusCode, 200)
   const body = JSON.parse(res.body)
-  t.same(body.data, { listTests: null, listIngestionSources: null })
+  t.same(body.data, { listBusinessAttributes: null, businessAttribute: null })
   t.same(
     body.errors.map((e: { message: string; extensions: unknown }) => [e.message, e.extensions]),
     [
       [
-        'Query.listTests is not served by this catalog yet',
+        'Query.listBusinessAttributes is not served by this catalog yet',
         { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' },
       ],
       [
-        'Query.listIngestionSources is not served by this catalog yet',
+        'Query.businessAttribute is not served by this catalog yet',
         { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' },
       ],
     ],

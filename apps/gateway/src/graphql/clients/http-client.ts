@@ -111,6 +111,10 @@ export class HttpMetadataClient implements MetadataClient {
     return (await this.call('GET', path)) as TimelineTransaction[]
   }
 
+  async rollbackRun(runId: string, _actor: string): Promise<void> {
+    await this.call('POST', '/runs?action=rollback', { runId, dryRun: false, hardDelete: true })
+  }
+
   private async aspect(urn: string, aspect: string, version: number): Promise<AspectValue | undefined> {
     const path = `/aspects/${enc(urn)}?aspect=${enc(aspect)}&version=${version}`
     const body = (await this.call('GET', path, undefined, true)) as

@@ -104,4 +104,8 @@ export class InProcessMetadataClient implements MetadataClient {
   timeline(query: TimelineQuery): Promise<TimelineTransaction[]> {
     return this.services.timeline.timeline({ ...query, categories: query.categories as never, raw: false })
   }
+
+  async rollbackRun(runId: string, actor: string): Promise<void> {
+    await this.services.runs.rollback(runId, { dryRun: false, hardDelete: true }, actor)
+  }
 }

@@ -17,7 +17,7 @@ export interface EntityAspects {
 export interface MetadataProposal {
   readonly entityType: string
   readonly entityUrn: string
-  readonly changeType: 'UPSERT' | 'DELETE' | 'PATCH'
+  readonly changeType: 'UPSERT' | 'CREATE' | 'DELETE' | 'PATCH'
   readonly aspectName: string
   readonly aspect?: { readonly value: string; readonly contentType: string }
   readonly systemMetadata?: SystemMetadata
@@ -164,4 +164,6 @@ export interface MetadataClient {
   usage(resource: string, range: string): Promise<UsageAnswer>
   /** The entity's change transactions in the window, oldest first. */
   timeline(query: TimelineQuery): Promise<TimelineTransaction[]>
+  /** Undoes what ingestion run `runId` wrote, its entities hard-deleted (DataHub's `rollbackIngestion`). */
+  rollbackRun(runId: string, actor: string): Promise<void>
 }

@@ -20,6 +20,7 @@ import {
 } from './entities.js'
 import { CORP_GROUP_MAPPING, CORP_USER_MAPPING } from './identity.js'
 import { INCIDENT_MAPPING } from './incident.js'
+import { EXECUTION_REQUEST_MAPPING } from './ingestion.js'
 import {
   ML_FEATURE_MAPPING,
   ML_FEATURE_TABLE_MAPPING,
@@ -65,6 +66,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['notebook', NOTEBOOK_MAPPING],
       ['incident', INCIDENT_MAPPING],
       ['test', TEST_MAPPING],
+      ['dataHubExecutionRequest', EXECUTION_REQUEST_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

@@ -14,6 +14,7 @@ import { entityRelationships } from './entity-fields/relationships.js'
 import { datasetRuns, runState, templateRuns } from './entity-fields/runs.js'
 import { datasetProfilesField, operationsField } from './entity-fields/timeseries.js'
 import { usageStatsField } from './entity-fields/usage-stats.js'
+import { executionRequestSource } from './ingestion.js'
 import { entityLineage } from './lineage-field.js'
 import { corpUserSettings } from './me.js'
 
@@ -38,6 +39,7 @@ const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>
   DataFlow: { runs: templateRuns },
   DataProcessInstance: { state: runState },
   Assertion: { runEvents: assertionRunEvents },
+  ExecutionRequest: { source: executionRequestSource },
   Container: { entities: containerEntities },
   CorpUser: { settings: corpUserSettings },
   Domain: { entities: domainEntities },
@@ -84,7 +86,12 @@ export function entityQueries(): Record<string, unknown> {
     ...Object.fromEntries(
       [...MAPPINGS.keys()]
         // Types DataHub's schema has no root query of.
-        .filter((n) => !['ownershipType', 'dataHubAccessToken', 'query', 'incident'].includes(n))
+        .filter(
+          (n) =>
+            !['ownershipType', 'dataHubAccessToken', 'query', 'incident', 'dataHubExecutionRequest'].includes(
+              n,
+            ),
+        )
         .map((n) => [n === 'corpuser' ? 'corpUser' : n, entityQuery(n)]),
     ),
     entity: (_: unknown, { urn }: { urn: string }, ctx: CatalogContext): EntitySource => {

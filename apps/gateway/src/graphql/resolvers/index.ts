@@ -14,6 +14,7 @@ import { glossaryMutations } from '../mutations/glossary.js'
 import { glossaryRelationMutations } from '../mutations/glossary-relations.js'
 import { groupMutations } from '../mutations/groups.js'
 import { incidentMutations } from '../mutations/incidents.js'
+import { ingestionMutations, secretMutations } from '../mutations/ingestion.js'
 import { lineageEditMutations } from '../mutations/lineage-edit.js'
 import { linkMutations } from '../mutations/links.js'
 import { nativeUserMutations, nativeUserQueries } from '../mutations/native-users.js'
@@ -48,6 +49,7 @@ import { domainQueries } from './domains.js'
 import { abstractTypeResolvers, entityFieldResolvers, entityQueries, type Resolvers } from './entities.js'
 import { globalSettingsQueries } from './global-settings.js'
 import { glossaryRootQueries } from './glossary-roots.js'
+import { ingestionQueries } from './ingestion.js'
 import { lineageQueries } from './lineage.js'
 import { meQueries } from './me.js'
 import { notServedResolvers } from './not-served.js'
@@ -100,6 +102,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...analyticsQueries,
       ...dataProductAssetQueries,
       ...testQueries,
+      ...ingestionQueries,
     },
     Mutation: {
       ...datasetMutations,
@@ -136,6 +139,8 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...incidentMutations,
       ...patchEntityMutations,
       ...testMutations,
+      ...ingestionMutations,
+      ...secretMutations,
       ...operationMutations,
       ...queryMutations,
       ...globalSettingsMutations,
