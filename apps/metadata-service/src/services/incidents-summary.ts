@@ -8,6 +8,7 @@ import type {
   WriteBatch,
 } from '@catalog/store'
 import { LazyDefaults } from './lazy-defaults.js'
+import { appended, type WriteHook, type WritePlan } from './write-hooks.js'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined =>
@@ -27,13 +28,6 @@ const MAX_LISTING = 10_000
 /** An incident's `incidentInfo` after a batch: known (undefined when it is gone), or only known once written. */
 type After = { readonly known: true; readonly info: Json | undefined } | { readonly known: false }
 
-/** What a batch's incident writes call for: the batch with its summary updates, and what to reconcile after it. */
-export interface IncidentsPlan {
-  readonly batch: WriteBatch
-  /** Incidents whose new `incidentInfo` is only known once the batch is written (patches, rollbacks). */
-  readonly after: readonly string[]
-}
-
 /**
  * DataHub's IncidentsSummaryHook, kept in the write itself: every write of an incident's
  * `incidentInfo` updates the `incidentsSummary` of the entities it is raised on (the summary the
@@ -48,37 +42,33 @@ export interface IncidentsPlan {
  * are written atomically with it. A patched or rolled-back value is known only once written: the
  * summaries are then brought up to date by a second write before the call is answered.
  */
-export class IncidentSummaries {
+export class IncidentSummaries implements WriteHook {
   constructor(
     private readonly registry: Registry,
     private readonly store: MetadataStore,
   ) {}
 
-  /** The summary updates `batch` calls for; the batch itself when it writes no incident. */
-  async plan(batch: WriteBatch): Promise<IncidentsPlan> {
+  /**
+   * The summary updates `batch` calls for; the batch itself when it writes no incident. Incidents
+   * whose new `incidentInfo` is only known once written (patches, rollbacks) are reconciled after.
+   */
+  async plan(batch: WriteBatch): Promise<WritePlan> {
     const after = incidentsAfter(batch.mutations)
-    if (after.size === 0) return { batch, after: [] }
+    if (after.size === 0) return { batch }
     const known = new Map<string, Json | undefined>()
     const later: string[] = []
     for (const [urn, state] of after) {
       if (state.known) known.set(urn, state.info)
       else later.push(urn)
     }
-    if (known.size === 0) return { batch, after: later }
-    const extra = await this.updates(known, batch)
-    if (extra.mutations.length === 0) return { batch, after: later }
-    return {
-      batch: {
-        ...batch,
-        mutations: [...batch.mutations, ...extra.mutations],
-        defaults: [...(batch.defaults ?? []), ...extra.defaults],
-      },
-      after: later,
-    }
+    const planned = known.size > 0 ? appended(batch, await this.updates(known, batch)) : batch
+    return later.length > 0
+      ? { batch: planned, after: () => this.reconcile(later, batch.created) }
+      : { batch: planned }
   }
 
   /** The summary updates of `incidents` from their stored `incidentInfo` (after a patch or rollback); undefined when none. */
-  async reconcile(
+  private async reconcile(
     incidents: readonly string[],
     created: WriteBatch['created'],
   ): Promise<WriteBatch | undefined> {

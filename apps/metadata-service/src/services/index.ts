@@ -15,6 +15,7 @@ import { TaskRunner } from './tasks-service.js'
 import { TimelineService } from './timeline/timeline-service.js'
 import { TimeseriesService } from './timeseries-service.js'
 import { UsageService } from './usage-service.js'
+import { VersionSets } from './version-sets.js'
 
 /** The metadata service's domain services, shared by REST routes and (in one process) GraphQL. */
 export interface MetadataServices {
@@ -52,7 +53,10 @@ export function createMetadataServices(
   afterWrite?: AfterWrite,
   options: MetadataServicesOptions = {},
 ): MetadataServices {
-  const ingest = new IngestService(registry, store, afterWrite, new IncidentSummaries(registry, store))
+  const ingest = new IngestService(registry, store, afterWrite, [
+    new IncidentSummaries(registry, store),
+    new VersionSets(registry, store),
+  ])
   const tasks = new TaskRunner(store)
   return {
     registry,

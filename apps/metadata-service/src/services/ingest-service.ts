@@ -13,8 +13,8 @@ import type { Proposal, SnapshotEntity } from '../schemas/ingest.js'
 
 import { BatchBuilder, UPSERT_LIKE } from './batch-builder.js'
 import { inSlices } from './in-slices.js'
-import type { IncidentSummaries } from './incidents-summary.js'
 import { type OffLoopPatch, PatchOffLoop } from './patch-off-loop.js'
+import type { WriteHook, WritePlan } from './write-hooks.js'
 
 /** Called after a write is durable, with its change-log position (one-process read-your-writes). */
 export type AfterWrite = (seq: number) => Promise<void>
@@ -29,14 +29,15 @@ export class IngestService {
   private readonly patches: PatchOffLoop
 
   /**
-   * `incidents` keeps entities' incident summaries with the incident writes (DataHub's hook); a
-   * service without it (the bulk import's record converter) writes batches as they come.
+   * `hooks` add the writes a batch calls for (incident summaries, version sets: DataHub's hooks and
+   * side effects), in order; a service without them (the bulk import's record converter) writes
+   * batches as they come.
    */
   constructor(
     private readonly registry: Registry,
     private readonly store: MetadataStore,
     private readonly afterWrite?: AfterWrite,
-    private readonly incidents?: IncidentSummaries,
+    private readonly hooks: readonly WriteHook[] = [],
   ) {
     this.patches = new PatchOffLoop(registry, store)
   }
@@ -178,18 +179,25 @@ export class IngestService {
   }
 
   /**
-   * Writes `batch` with the incident summary updates it calls for; those known only once it is
-   * written (a patched incident) follow in a second write, before the call is answered. The
-   * outcome has one result per mutation of `batch` itself.
+   * Writes `batch` with the writes its hooks call for; those known only once it is written (a
+   * patched incident) follow in a second write, before the call is answered. The outcome has one
+   * result per mutation of `batch` itself.
    */
   private async commit(batch: WriteBatch): Promise<WriteOutcome> {
-    if (!this.incidents) return this.answered(await this.store.write(batch))
-    const plan = await this.incidents.plan(batch)
-    const outcome = await this.store.write(plan.batch)
-    const results = plan.batch === batch ? outcome.results : outcome.results.slice(0, batch.mutations.length)
-    const followUp =
-      plan.after.length > 0 ? await this.incidents.reconcile(plan.after, batch.created) : undefined
-    const seq = followUp ? (await this.store.write(followUp)).seq : outcome.seq
+    let planned = batch
+    const after: Array<NonNullable<WritePlan['after']>> = []
+    for (const hook of this.hooks) {
+      const plan = await hook.plan(planned)
+      planned = plan.batch
+      if (plan.after) after.push(plan.after)
+    }
+    const outcome = await this.store.write(planned)
+    const results = planned === batch ? outcome.results : outcome.results.slice(0, batch.mutations.length)
+    let seq = outcome.seq
+    for (const next of after) {
+      const followUp = await next()
+      if (followUp) seq = (await this.store.write(followUp)).seq
+    }
     return this.answered({ results, seq })
   }
 

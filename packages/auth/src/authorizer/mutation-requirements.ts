@@ -305,6 +305,9 @@ const RULES: Readonly<Record<string, Rule>> = {
       rowsOf(a.input).map((i) => i.urn),
       'EDIT_ENTITY',
     ),
+  // Asset versions (AuthUtil.isAPIAuthorizedEntityUrns UPDATE): on the set and the entity.
+  linkAssetVersion: (a) => eachUrn([input(a).versionSet, input(a).linkedEntity], 'EDIT_ENTITY'),
+  unlinkAssetVersion: (a) => eachUrn([input(a).versionSet, input(a).unlinkedEntity], 'EDIT_ENTITY'),
   upsertStructuredProperties: STRUCTURED,
   removeStructuredProperties: STRUCTURED,
   createQuery: async (a) => ({

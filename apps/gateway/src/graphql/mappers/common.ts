@@ -56,6 +56,12 @@ export function optionalStamp(v: unknown): Mapped | null {
   return obj(v) ? auditStamp(v) : null
 }
 
+/** `ResolvedAuditStamp` (the actor a user, resolved when selected) from a stored AuditStamp; null when absent. */
+export function resolvedStamp(v: unknown): Mapped | null {
+  const stamp = obj(v)
+  return stamp ? { time: num(stamp.time) ?? 0, actor: ref(stamp.actor, ['corpuser']) ?? null } : null
+}
+
 /** `customProperties` map as `[CustomPropertiesEntry]`. */
 export function customProperties(v: unknown, associatedUrn: string): Mapped[] {
   return Object.entries(obj(v) ?? {}).map(([key, value]) => ({ key, value: str(value), associatedUrn }))

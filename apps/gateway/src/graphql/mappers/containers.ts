@@ -9,9 +9,9 @@ import {
   glossaryTerms,
   institutionalMemory,
   type Mapped,
-  num,
   ownership,
   ref,
+  resolvedStamp,
   status,
   str,
   subTypes,
@@ -21,12 +21,6 @@ import { type EntityMapping, existsField } from './types.js'
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
-
-/** `ResolvedAuditStamp` from a stored AuditStamp; null when absent. */
-function createdOn(v: unknown): Mapped | null {
-  const stamp = obj(v)
-  return stamp ? { time: num(stamp.time) ?? 0, actor: ref(stamp.actor, ['corpuser']) ?? null } : null
-}
 
 /** `DisplayProperties` from `displayProperties`. */
 function displayProperties(v: AspectValue | undefined): Mapped | null {
@@ -76,7 +70,7 @@ function mapDomain(e: LoadedEntity): Mapped {
       ? {
           name: str(props.name) ?? '',
           description: str(props.description),
-          createdOn: createdOn(props.created),
+          createdOn: resolvedStamp(props.created),
           customProperties: customProperties(props.customProperties, e.urn),
         }
       : null,

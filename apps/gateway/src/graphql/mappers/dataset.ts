@@ -16,6 +16,7 @@ import {
   subTypes,
 } from './common.js'
 import { type EntityMapping, existsField, type FieldFn } from './types.js'
+import { versionProperties } from './version-set.js'
 
 const FIELD_TYPES: Readonly<Record<string, string>> = {
   BooleanType: 'BOOLEAN',
@@ -178,6 +179,7 @@ function mapDataset(e: LoadedEntity): Mapped {
     browsePaths: browsePaths(a.browsePaths),
     exists: existsField(e),
     description: str(props?.description),
+    versionProperties: versionProperties(a.versionProperties),
   }
 }
 
@@ -198,6 +200,7 @@ export const DATASET_MAPPING: EntityMapping = {
     'glossaryTerms',
     'subTypes',
     'browsePaths',
+    'versionProperties',
   ],
   map: mapDataset,
 }

@@ -33,6 +33,7 @@ import { DATA_PLATFORM_INSTANCE_MAPPING } from './platform-instance.js'
 import { QUERY_MAPPING } from './query.js'
 import { TEST_MAPPING } from './test.js'
 import type { EntityMapping } from './types.js'
+import { VERSION_SET_MAPPING } from './version-set.js'
 
 /** Registry entity name -> its GraphQL mapping: every entity type the GraphQL API serves. */
 export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
@@ -67,6 +68,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['incident', INCIDENT_MAPPING],
       ['test', TEST_MAPPING],
       ['dataHubExecutionRequest', EXECUTION_REQUEST_MAPPING],
+      ['versionSet', VERSION_SET_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

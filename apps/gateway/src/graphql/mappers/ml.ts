@@ -19,6 +19,7 @@ import {
   versionTag,
 } from './common.js'
 import { type EntityMapping, existsField } from './types.js'
+import { versionProperties } from './version-set.js'
 
 const COMMON = ['ownership', 'status', 'deprecation', 'institutionalMemory', 'globalTags', 'glossaryTerms']
 
@@ -102,6 +103,7 @@ function mapModel(e: LoadedEntity): Mapped {
     name: e.key.name,
     platform: { urn: e.key.platform },
     origin: e.key.origin,
+    versionProperties: versionProperties(e.aspects.versionProperties),
     description: str(p?.description),
     properties: p
       ? {
@@ -174,7 +176,7 @@ export const ML_FEATURE_TABLE_MAPPING: EntityMapping = {
 export const ML_MODEL_MAPPING: EntityMapping = {
   typeName: 'MLModel',
   entityType: 'MLMODEL',
-  aspects: [...COMMON, 'mlModelProperties', 'editableMlModelProperties'],
+  aspects: [...COMMON, 'mlModelProperties', 'editableMlModelProperties', 'versionProperties'],
   map: mapModel,
 }
 

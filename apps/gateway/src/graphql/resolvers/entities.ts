@@ -6,6 +6,7 @@ import type { EntitySource, Mapped } from '../mappers/common.js'
 import { type FieldFn, MAPPINGS } from '../mappers/index.js'
 import { dataProductEntities } from '../mutations/data-product-assets.js'
 import { entityTestResults } from '../mutations/tests.js'
+import { versionsSearch } from '../mutations/version-sets.js'
 import { assertionRunEvents, entityAssertions } from './entity-fields/assertions.js'
 import { entityIncidents } from './entity-fields/incidents.js'
 import { containerEntities, domainEntities } from './entity-fields/member-entities.js'
@@ -40,6 +41,7 @@ const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>
   DataProcessInstance: { state: runState },
   Assertion: { runEvents: assertionRunEvents },
   ExecutionRequest: { source: executionRequestSource },
+  VersionSet: { versionsSearch },
   Container: { entities: containerEntities },
   CorpUser: { settings: corpUserSettings },
   Domain: { entities: domainEntities },

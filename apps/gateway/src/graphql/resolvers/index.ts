@@ -37,6 +37,7 @@ import { datasetMutations } from '../mutations/update-dataset.js'
 import { entityUpdateMutations } from '../mutations/update-entities.js'
 import { nameMutations } from '../mutations/update-name.js'
 import { userSettingMutations } from '../mutations/user-settings.js'
+import { versionSetMutations } from '../mutations/version-sets.js'
 import { viewMutations } from '../mutations/views.js'
 import { LongScalar } from '../scalars.js'
 import { accessTokenListQueries } from './access-tokens.js'
@@ -141,6 +142,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...testMutations,
       ...ingestionMutations,
       ...secretMutations,
+      ...versionSetMutations,
       ...operationMutations,
       ...queryMutations,
       ...globalSettingsMutations,

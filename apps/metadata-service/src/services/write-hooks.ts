@@ -1,0 +1,28 @@
+import type { WriteBatch } from '@catalog/store'
+
+/**
+ * What a write hook adds to a batch (DataHub's MCL hooks and side effects, kept in the write
+ * here): the batch with the writes it calls for, written atomically with it, and, for what is
+ * only known once the batch is written, a second write made before the call is answered.
+ */
+export interface WritePlan {
+  readonly batch: WriteBatch
+  /** The writes known only once `batch` is written; undefined when none. */
+  readonly after?: () => Promise<WriteBatch | undefined>
+}
+
+export interface WriteHook {
+  /** `batch` with this hook's writes; `batch` itself (no `after`) when it calls for none. */
+  plan(batch: WriteBatch): Promise<WritePlan>
+}
+
+/** `extra` appended to `batch` (the defaults of entities it creates too). */
+export function appended(batch: WriteBatch, extra: Pick<WriteBatch, 'mutations' | 'defaults'>): WriteBatch {
+  if (extra.mutations.length === 0) return batch
+  const known = new Set((batch.defaults ?? []).map((d) => d.urn))
+  return {
+    ...batch,
+    mutations: [...batch.mutations, ...extra.mutations],
+    defaults: [...(batch.defaults ?? []), ...(extra.defaults ?? []).filter((d) => !known.has(d.urn))],
+  }
+}
