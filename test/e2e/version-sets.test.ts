@@ -80,6 +80,33 @@ t.test('the latest version follows the sort ids, in one call or across calls', a
 
   await ingest(app, version(4, '0000000004'))
   t.equal(await isLatest(app, 4), true, 'written again, still the latest')
+
+  // Search leaves out the versions that are not the latest, unless asked not to (DataHub's flag).
+  const search = async (searchFlags?: Json) => {
+    const { body } = await postJson(app, '/entities?action=search', {
+      entity: 'mlModel',
+      input: '*',
+      start: 0,
+      count: 10,
+      ...(searchFlags ? { searchFlags } : {}),
+    })
+    return body.value.entities as string[]
+  }
+  t.same(await search(), [model(4)], 'the latest version only')
+  t.same(
+    (await search({ filterNonLatestVersions: false })).sort(),
+    [0, 1, 2, 3, 4].map(model).sort(),
+    'every version',
+  )
+  const plain = 'urn:li:mlModel:(urn:li:dataPlatform:mlflow,unversioned,PROD)'
+  await ingest(app, {
+    entityType: 'mlModel',
+    entityUrn: plain,
+    changeType: 'UPSERT',
+    aspectName: 'mlModelProperties',
+    aspect: { value: JSON.stringify({ description: 'no versions' }), contentType: 'application/json' },
+  })
+  t.same((await search()).sort(), [model(4), plain].sort(), 'an entity that is no version is found')
 })
 
 t.test('a version of another entity type than its set is refused, nothing written', async (t) => {

@@ -1,5 +1,11 @@
 import { InvalidInputError } from '@catalog/core'
-import { type FilterInput, filterNamesRemoved, isKnownField, normalizeFilter } from './filters.js'
+import {
+  type FilterInput,
+  filterNamesRemoved,
+  isKnownField,
+  type NormalizedFilter,
+  normalizeFilter,
+} from './filters.js'
 import { checkLimit, SEARCH_LIMITS } from './limits.js'
 import type {
   AutocompleteRequest,
@@ -29,6 +35,11 @@ export interface SearchParams {
   readonly includeSoftDeleted?: boolean
   readonly skipAggregates?: boolean
   readonly maxAggValues?: number
+  /**
+   * DataHub's `filterNonLatestVersions` search flag: versions of a version set that are not its
+   * latest (`isLatest` false) are left out unless this is false.
+   */
+  readonly filterNonLatestVersions?: boolean
 }
 
 export interface AutocompleteParams {
@@ -62,6 +73,29 @@ export interface BrowseV2Params {
   readonly includeSoftDeleted?: boolean
 }
 
+/** The field saying whether a version is its set's latest (`versionProperties.isLatest`). */
+const IS_LATEST = 'isLatest'
+
+/**
+ * `filter` narrowed to latest versions (DataHub's default): every group also asks `isLatest` not
+ * to be false, so entities that are no version, or the latest one, match. Unchanged when the flag
+ * is false, when no searched type has versions, or when the filter names `isLatest` itself.
+ */
+function latestVersionsOnly(
+  filter: NormalizedFilter,
+  flag: boolean | undefined,
+  isField: (name: string) => boolean,
+): NormalizedFilter {
+  if (flag === false || !isField(IS_LATEST)) return filter
+  if (filter.or.some((g) => g.some((c) => c.field === IS_LATEST))) return filter
+  const [notOld] = normalizeFilter(
+    { criteria: [{ field: IS_LATEST, values: ['false'], negated: true }] },
+    isField,
+  ).or
+  if (!notOld) return filter
+  return { or: filter.or.length > 0 ? filter.or.map((g) => [...g, ...notOld]) : [notOld] }
+}
+
 /**
  * Checks client parameters against the registry's search fields and builds the validated
  * requests the index port takes. Every mistake is an {@link InvalidInputError} (HTTP 400):
@@ -86,7 +120,7 @@ export class RequestBuilder {
     checkPage('start', p.start, 'count', p.count)
     const isField = (name: string) => specs.some((s) => s.fields.has(name))
     const query = parseQuery(p.input, (name) => name === 'urn' || isKnownField(name, isField))
-    const filter = normalizeFilter(p.filter, isField)
+    const filter = latestVersionsOnly(normalizeFilter(p.filter, isField), p.filterNonLatestVersions, isField)
     if (p.sort && !isKnownField(p.sort.field, isField))
       throw new InvalidInputError(`Unknown sort field '${p.sort.field}'`)
     const maxFacetValues = p.maxAggValues ?? DEFAULT_FACET_VALUES

@@ -44,6 +44,9 @@ export const SearchFlagsSchema = Type.Object(
     skipAggregates: Type.Optional(Type.Boolean()),
     maxAggValues: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     skipHighlighting: Type.Optional(Type.Boolean()),
+    filterNonLatestVersions: Type.Optional(
+      Type.Boolean({ description: 'Leave out versions that are not their set’s latest (default true)' }),
+    ),
   },
   { additionalProperties: true, description: 'com.linkedin.metadata.query.SearchFlags' },
 )

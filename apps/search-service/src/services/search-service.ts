@@ -172,6 +172,7 @@ function common(
     ...(flags?.includeSoftDeleted ? { includeSoftDeleted: true } : {}),
     ...(flags?.skipAggregates ? { skipAggregates: true } : {}),
     ...(flags?.maxAggValues !== undefined ? { maxAggValues: flags.maxAggValues } : {}),
+    ...(flags?.filterNonLatestVersions === false ? { filterNonLatestVersions: false } : {}),
   }
 }
 

@@ -4,7 +4,13 @@ import type { AspectValue, MetadataProposal } from '../clients/metadata-client.j
 import type { CatalogContext } from '../context.js'
 import type { EntitySource } from '../mappers/common.js'
 import { searchQueries } from '../resolvers/search.js'
-import { entitySymbol, type FacetFilter, type OrFilters, type SortInput } from '../resolvers/search-input.js'
+import {
+  entitySymbol,
+  type FacetFilter,
+  type Flags,
+  type OrFilters,
+  type SortInput,
+} from '../resolvers/search-input.js'
 import { listEntities } from '../resolvers/users-groups.js'
 import { patch } from './patch.js'
 import { currentAspect, resolveInput, stampOf, upsert, write } from './support.js'
@@ -133,6 +139,7 @@ async function unlinkAssetVersion(
       entity.entity.name,
       { start: 0, count: 2, orFilters: [{ and: [{ field: 'versionSet', values: [set.urn] }] }] },
       [{ field: 'versionSortId', order: 'DESCENDING' }],
+      { filterNonLatestVersions: false },
     )
     const next = urns.find((u) => u !== entity.urn)
     if (next) {
@@ -162,6 +169,7 @@ interface VersionsSearchInput {
   readonly orFilters?: OrFilters
   readonly filters?: readonly FacetFilter[] | null
   readonly sortInput?: SortInput | null
+  readonly searchFlags?: Flags
   readonly [other: string]: unknown
 }
 
@@ -193,6 +201,10 @@ export function versionsSearch(
         orFilters: clauses,
         filters: null,
         sortInput: { sortCriteria: [...given, { field: 'versionSortId', sortOrder: 'DESCENDING' }] },
+        searchFlags: {
+          ...(input.searchFlags as Record<string, unknown> | null | undefined),
+          filterNonLatestVersions: false,
+        },
       },
     },
     ctx,

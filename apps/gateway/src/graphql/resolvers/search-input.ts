@@ -79,7 +79,14 @@ export function toFilter(orFilters: OrFilters, filters?: readonly FacetFilter[] 
 export function toFlags(flags: Flags): Record<string, unknown> {
   const f = flags ?? {}
   return Object.fromEntries(
-    ['fulltext', 'skipAggregates', 'skipHighlighting', 'maxAggValues', 'includeSoftDeleted']
+    [
+      'fulltext',
+      'skipAggregates',
+      'skipHighlighting',
+      'maxAggValues',
+      'includeSoftDeleted',
+      'filterNonLatestVersions',
+    ]
       .filter((k) => f[k] !== undefined && f[k] !== null)
       .map((k) => [k, f[k]]),
   )

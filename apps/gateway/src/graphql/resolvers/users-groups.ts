@@ -37,6 +37,7 @@ export async function listEntities(
   entityType: string,
   input: ListInput,
   sortCriteria?: SearchAcrossBody['sortCriteria'],
+  flags?: Readonly<Record<string, unknown>>,
 ) {
   const filter = filterOf(input.orFilters ?? null)
   const answer = await searchOf(ctx).searchAcrossEntities({
@@ -46,7 +47,7 @@ export async function listEntities(
     count: Math.max(0, input.count ?? DEFAULT_COUNT),
     ...(filter ? { filter } : {}),
     ...(sortCriteria ? { sortCriteria } : {}),
-    searchFlags: { fulltext: true, skipAggregates: true, skipHighlighting: true },
+    searchFlags: { fulltext: true, skipAggregates: true, skipHighlighting: true, ...flags },
   })
   return {
     start: answer.from,
