@@ -1,5 +1,6 @@
 import { parseUrn } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
+import type { FieldContext, FieldFn } from './types.js'
 
 /** A GraphQL object as the mappers build it; fields may be functions of the field arguments. */
 export type Mapped = Record<string, unknown>
@@ -60,6 +61,21 @@ export function optionalStamp(v: unknown): Mapped | null {
 export function resolvedStamp(v: unknown): Mapped | null {
   const stamp = obj(v)
   return stamp ? { time: num(stamp.time) ?? 0, actor: ref(stamp.actor, ['corpuser']) ?? null } : null
+}
+
+/** `Embed` (`renderUrl`) from the `embed` aspect; null when absent. */
+export function embed(v: AspectValue | undefined): Mapped | null {
+  return v ? { renderUrl: str(v.renderUrl) } : null
+}
+
+/** The value of one aspect of `urn`, read when the field needing it is selected (large or rarely asked). */
+export function lazyAspect(
+  urn: string,
+  aspect: string,
+  map: (v: AspectValue | undefined) => unknown,
+): FieldFn {
+  return async (_args, ctx: FieldContext) =>
+    map((await ctx.client.getEntities([urn], [aspect])).get(urn)?.aspects[aspect])
 }
 
 /** `customProperties` map as `[CustomPropertiesEntry]`. */
@@ -198,4 +214,31 @@ export function versionTag(v: unknown): Mapped | null {
 /** `{description}` of an `editable*Properties` aspect. */
 export function editableDescription(v: AspectValue | undefined): Mapped | null {
   return v ? { description: str(v.description) } : null
+}
+
+/** `SchemaFieldRef {urn: dataset, path: field}` of each `schemaField` URN; others are dropped. */
+export function fieldRefs(v: unknown): Mapped[] {
+  if (!Array.isArray(v)) return []
+  return v.flatMap((u) => {
+    try {
+      const parsed = typeof u === 'string' ? parseUrn(u) : undefined
+      const [urn, path] = parsed?.entityType === 'schemaField' ? parsed.parts : []
+      return urn !== undefined && path !== undefined ? [{ urn, path }] : []
+    } catch {
+      return []
+    }
+  })
+}
+
+/** `[FineGrainedLineage]`, as DataHub's FineGrainedLineagesMapper; null when absent. */
+export function fineGrainedLineages(v: unknown): Mapped[] | null {
+  if (!Array.isArray(v)) return null
+  return v
+    .filter((l): l is AspectValue => l !== null && typeof l === 'object')
+    .map((l) => ({
+      upstreams: fieldRefs(l.upstreams),
+      downstreams: fieldRefs(l.downstreams),
+      query: str(l.query),
+      transformOperation: str(l.transformOperation),
+    }))
 }

@@ -6,9 +6,11 @@ import {
   customProperties,
   deprecation,
   editableDescription,
+  fineGrainedLineages,
   globalTags,
   glossaryTerms,
   institutionalMemory,
+  lazyAspect,
   type Mapped,
   ownership,
   refs,
@@ -74,31 +76,20 @@ function mapDataFlow(e: LoadedEntity): Mapped {
   }
 }
 
-/** `SchemaFieldRef {urn: dataset, path: field}` of each `schemaField` URN; others are dropped. */
-function fieldRefs(v: unknown): Mapped[] {
-  if (!Array.isArray(v)) return []
-  return v.flatMap((u) => {
-    try {
-      const parsed = typeof u === 'string' ? parseUrn(u) : undefined
-      const [urn, path] = parsed?.entityType === 'schemaField' ? parsed.parts : []
-      return urn !== undefined && path !== undefined ? [{ urn, path }] : []
-    } catch {
-      return []
-    }
-  })
-}
-
-/** `[FineGrainedLineage]`, as DataHub's FineGrainedLineagesMapper; null when absent. */
-function fineGrainedLineages(v: unknown): Mapped[] | null {
-  if (!Array.isArray(v)) return null
-  return v
-    .filter((l): l is AspectValue => l !== null && typeof l === 'object')
-    .map((l) => ({
-      upstreams: fieldRefs(l.upstreams),
-      downstreams: fieldRefs(l.downstreams),
-      query: str(l.query),
-      transformOperation: str(l.transformOperation),
-    }))
+/** `DataTransformLogic` (each transform's query statement) of a data job; null when absent. */
+function dataTransformLogic(v: AspectValue | undefined): Mapped | null {
+  if (!v) return null
+  return {
+    transforms: (Array.isArray(v.transforms) ? v.transforms : []).map((t) => {
+      const query = (t as AspectValue | null)?.queryStatement as AspectValue | undefined
+      return {
+        queryStatement:
+          typeof query?.value === 'string'
+            ? { value: query.value, language: str(query.language) ?? 'SQL' }
+            : null,
+      }
+    }),
+  }
 }
 
 /** The orchestrator of a data job's flow, as its platform. */
@@ -130,6 +121,7 @@ function mapDataJob(e: LoadedEntity): Mapped {
           fineGrainedLineages: fineGrainedLineages(io.fineGrainedLineages),
         }
       : null,
+    dataTransformLogic: lazyAspect(e.urn, 'dataTransformLogic', dataTransformLogic),
   }
 }
 

@@ -5,18 +5,26 @@ import {
   browsePaths,
   customProperties,
   deprecation,
+  embed,
+  fineGrainedLineages,
   globalTags,
   glossaryTerms,
   institutionalMemory,
+  lazyAspect,
   type Mapped,
   num,
   ownership,
+  ref,
   status,
   str,
   subTypes,
 } from './common.js'
 import { type EntityMapping, existsField, type FieldFn } from './types.js'
 import { versionProperties } from './version-set.js'
+
+type Json = Record<string, unknown>
+const obj = (v: unknown): Json | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
 
 const FIELD_TYPES: Readonly<Record<string, string>> = {
   BooleanType: 'BOOLEAN',
@@ -75,6 +83,27 @@ function platformSchema(v: unknown): Mapped | null {
   }
 }
 
+/** One `SchemaField` of a dataset's (or a chart's input) schema. */
+export function schemaField(f: AspectValue, datasetUrn: string): Mapped {
+  const tags = globalTags(f.globalTags as AspectValue | undefined, datasetUrn)
+  return {
+    fieldPath: f.fieldPath,
+    jsonPath: str(f.jsonPath),
+    label: str(f.label),
+    nullable: f.nullable === true,
+    description: str(f.description),
+    type: fieldType(f.type),
+    nativeDataType: str(f.nativeDataType),
+    recursive: f.recursive === true,
+    globalTags: tags,
+    tags,
+    glossaryTerms: glossaryTerms(f.glossaryTerms as AspectValue | undefined, datasetUrn),
+    isPartOfKey: typeof f.isPartOfKey === 'boolean' ? f.isPartOfKey : null,
+    isPartitioningKey: typeof f.isPartitioningKey === 'boolean' ? f.isPartitioningKey : null,
+    jsonProps: str(f.jsonProps),
+  }
+}
+
 /** `SchemaMetadata` from the aspect (at `version`, 0 = latest). */
 export function schemaMetadata(v: AspectValue, datasetUrn: string, version: number): Mapped {
   const fields = Array.isArray(v.fields) ? (v.fields as AspectValue[]) : []
@@ -87,27 +116,7 @@ export function schemaMetadata(v: AspectValue, datasetUrn: string, version: numb
     cluster: str(v.cluster),
     hash: str(v.hash) ?? '',
     platformSchema: platformSchema(v.platformSchema),
-    fields: fields
-      .filter((f) => typeof f.fieldPath === 'string')
-      .map((f) => {
-        const tags = globalTags(f.globalTags as AspectValue | undefined, datasetUrn)
-        return {
-          fieldPath: f.fieldPath,
-          jsonPath: str(f.jsonPath),
-          label: str(f.label),
-          nullable: f.nullable === true,
-          description: str(f.description),
-          type: fieldType(f.type),
-          nativeDataType: str(f.nativeDataType),
-          recursive: f.recursive === true,
-          globalTags: tags,
-          tags,
-          glossaryTerms: glossaryTerms(f.glossaryTerms as AspectValue | undefined, datasetUrn),
-          isPartOfKey: typeof f.isPartOfKey === 'boolean' ? f.isPartOfKey : null,
-          isPartitioningKey: typeof f.isPartitioningKey === 'boolean' ? f.isPartitioningKey : null,
-          jsonProps: str(f.jsonProps),
-        }
-      }),
+    fields: fields.filter((f) => typeof f.fieldPath === 'string').map((f) => schemaField(f, datasetUrn)),
     primaryKeys: Array.isArray(v.primaryKeys) ? v.primaryKeys : null,
     createdAt: num((v.created as AspectValue | undefined)?.time),
   }
@@ -180,6 +189,23 @@ function mapDataset(e: LoadedEntity): Mapped {
     exists: existsField(e),
     description: str(props?.description),
     versionProperties: versionProperties(a.versionProperties),
+    viewProperties: viewProperties(a.viewProperties),
+    embed: embed(a.embed),
+    logicalParent: ref(obj(a.logicalParent?.parent)?.destinationUrn) ?? null,
+    fineGrainedLineages: lazyAspect(e.urn, 'upstreamLineage', (v) =>
+      fineGrainedLineages(v?.fineGrainedLineages),
+    ),
+  }
+}
+
+/** `ViewProperties` of a view's definition (DataHub's ViewPropertiesMapper); null when absent. */
+function viewProperties(v: AspectValue | undefined): Mapped | null {
+  if (!v || typeof v.viewLogic !== 'string') return null
+  return {
+    materialized: v.materialized === true,
+    logic: v.viewLogic,
+    formattedLogic: str(v.formattedViewLogic),
+    language: str(v.viewLanguage) ?? '',
   }
 }
 
@@ -201,6 +227,9 @@ export const DATASET_MAPPING: EntityMapping = {
     'subTypes',
     'browsePaths',
     'versionProperties',
+    'viewProperties',
+    'embed',
+    'logicalParent',
   ],
   map: mapDataset,
 }

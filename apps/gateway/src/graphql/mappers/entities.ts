@@ -1,23 +1,28 @@
-import { CHART_TYPES } from '@catalog/core'
+import { CHART_TYPES, parseUrn } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { LoadedEntity } from '../entity-loader.js'
 import { parents } from './associations.js'
 import {
   auditStamp,
+  browsePaths,
   customProperties,
   deprecation,
   editableDescription,
+  embed,
   enumValue,
   globalTags,
   glossaryTerms,
   institutionalMemory,
+  lazyAspect,
   type Mapped,
   num,
   optionalStamp,
   ownership,
   status,
   str,
+  subTypes,
 } from './common.js'
+import { schemaField as schemaFieldOf } from './dataset.js'
 import { type EntityMapping, existsField } from './types.js'
 
 const ACCESS_LEVELS = ['PUBLIC', 'PRIVATE']
@@ -55,6 +60,9 @@ function mapTag(e: LoadedEntity): Mapped {
 }
 
 /** The aspects charts and dashboards share, mapped. */
+/** The aspects {@link dashboardLike} reads besides the info aspects. */
+const DASHBOARD_LIKE = ['subTypes', 'browsePaths', 'embed']
+
 function dashboardLike(
   e: LoadedEntity,
   info: AspectValue | undefined,
@@ -89,6 +97,36 @@ function dashboardLike(
     globalTags: tags,
     glossaryTerms: glossaryTerms(a.glossaryTerms, e.urn),
     exists: existsField(e),
+    subTypes: subTypes(a.subTypes),
+    browsePaths: browsePaths(a.browsePaths),
+    embed: embed(a.embed),
+    inputFields: lazyAspect(e.urn, 'inputFields', inputFields),
+  }
+}
+
+/**
+ * `InputFields` of a chart or dashboard (DataHub's InputFieldsMapper): each field's URN and its
+ * schema field, read against the dataset the field URN names; null when absent.
+ */
+function inputFields(v: AspectValue | undefined): Mapped | null {
+  if (!v) return null
+  return {
+    fields: (Array.isArray(v.fields) ? v.fields : []).map((f) => {
+      const field = f as AspectValue | null
+      const urn = str(field?.schemaFieldUrn)
+      const schemaField = field?.schemaField as AspectValue | undefined
+      let dataset = ''
+      try {
+        dataset = urn ? (parseUrn(urn).parts[0] ?? '') : ''
+      } catch {}
+      return {
+        schemaFieldUrn: urn,
+        schemaField:
+          schemaField && typeof schemaField.fieldPath === 'string'
+            ? schemaFieldOf(schemaField, dataset)
+            : null,
+      }
+    }),
   }
 }
 
@@ -185,7 +223,7 @@ export const TAG_MAPPING: EntityMapping = {
 export const CHART_MAPPING: EntityMapping = {
   typeName: 'Chart',
   entityType: 'CHART',
-  aspects: [...COMMON, 'chartInfo', 'editableChartProperties'],
+  aspects: [...COMMON, 'chartInfo', 'editableChartProperties', ...DASHBOARD_LIKE],
   map: (e) => ({
     ...dashboardLike(e, e.aspects.chartInfo, e.aspects.editableChartProperties),
     chartId: e.key.chartId,
@@ -195,7 +233,7 @@ export const CHART_MAPPING: EntityMapping = {
 export const DASHBOARD_MAPPING: EntityMapping = {
   typeName: 'Dashboard',
   entityType: 'DASHBOARD',
-  aspects: [...COMMON, 'dashboardInfo', 'editableDashboardProperties'],
+  aspects: [...COMMON, 'dashboardInfo', 'editableDashboardProperties', ...DASHBOARD_LIKE],
   map: (e) => ({
     ...dashboardLike(e, e.aspects.dashboardInfo, e.aspects.editableDashboardProperties),
     dashboardId: e.key.dashboardId,

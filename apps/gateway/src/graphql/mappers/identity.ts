@@ -3,6 +3,7 @@ import type { LoadedEntity } from '../entity-loader.js'
 import {
   customProperties,
   globalTags,
+  lazyAspect,
   type Mapped,
   num,
   ownership,
@@ -55,7 +56,14 @@ function mapCorpUser(e: LoadedEntity): Mapped {
     globalTags: globalTags(a.globalTags, e.urn),
     status: status(a.status),
     exists: existsField(e),
+    // DataHub's CorpUserMapper: a native user has credentials (never read beyond that they exist).
+    isNativeUser: lazyAspect(e.urn, 'corpUserCredentials', (v) => v !== undefined),
   }
+}
+
+/** `Origin` of a group (native or from an external source); null when absent. */
+function origin(v: AspectValue | undefined): Mapped | null {
+  return v && typeof v.type === 'string' ? { type: v.type, externalType: str(v.externalType) } : null
 }
 
 function mapCorpGroup(e: LoadedEntity): Mapped {
@@ -65,6 +73,7 @@ function mapCorpGroup(e: LoadedEntity): Mapped {
   return {
     urn: e.urn,
     name: e.key.name,
+    origin: origin(a.origin),
     info: info
       ? {
           displayName: str(info.displayName),
@@ -107,6 +116,6 @@ export const CORP_USER_MAPPING: EntityMapping = {
 export const CORP_GROUP_MAPPING: EntityMapping = {
   typeName: 'CorpGroup',
   entityType: 'CORP_GROUP',
-  aspects: ['corpGroupInfo', 'corpGroupEditableInfo', 'ownership', 'status'],
+  aspects: ['corpGroupInfo', 'corpGroupEditableInfo', 'ownership', 'status', 'origin'],
   map: mapCorpGroup,
 }

@@ -8,6 +8,7 @@ import { dataProductEntities } from '../mutations/data-product-assets.js'
 import { entityTestResults } from '../mutations/tests.js'
 import { versionsSearch } from '../mutations/version-sets.js'
 import { assertionRunEvents, entityAssertions } from './entity-fields/assertions.js'
+import { glossaryChildrenCount } from './entity-fields/glossary-children.js'
 import { entityIncidents } from './entity-fields/incidents.js'
 import { containerEntities, domainEntities } from './entity-fields/member-entities.js'
 import { entityPrivileges } from './entity-fields/privileges.js'
@@ -42,6 +43,7 @@ const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>
   Assertion: { runEvents: assertionRunEvents },
   ExecutionRequest: { source: executionRequestSource },
   VersionSet: { versionsSearch },
+  GlossaryNode: { childrenCount: glossaryChildrenCount },
   Container: { entities: containerEntities },
   CorpUser: { settings: corpUserSettings },
   Domain: { entities: domainEntities },

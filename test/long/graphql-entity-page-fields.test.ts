@@ -1,0 +1,120 @@
+import t from 'tap'
+import { build, ingestGolden, type Json } from '../helpers/build.js'
+import { gql, ingestAspect } from '../helpers/mutation-kit.js'
+
+/**
+ * Entity-page fields DataHub's web UI reads, from DataHub's golden files: a view's definition,
+ * column-level lineage, embeds, a chart's sub type and input fields, a data job's transform
+ * logic, a dataset's logical parent, a glossary node's children counts, a group's origin and
+ * whether a user is native.
+ */
+
+t.test('dataset, chart, dashboard and job page fields from golden files', async (t) => {
+  const { app } = await build(t)
+  for (const file of [
+    'athena__athena_mce_golden.json',
+    'looker__golden_test_ingest.json',
+    'postgres__postgres_all_db_mces_with_db_golden.json',
+    'okta__okta_mces_golden_default_config.json',
+    'odcs__odcs_bitol_full_example_mces_golden.json',
+  ])
+    await ingestGolden(app, file)
+
+  const view = await gql(
+    app,
+    `{ dataset(urn: "urn:li:dataset:(urn:li:dataPlatform:athena,test_schema.test_view_1,PROD)") {
+      viewProperties { materialized logic formattedLogic language } } }`,
+  )
+  t.notOk(view.errors, 'no errors')
+  t.match(view.data.dataset.viewProperties, {
+    materialized: false,
+    logic: /^CREATE VIEW "test_schema".test_view_1 AS/,
+    formattedLogic: null,
+    language: 'SQL',
+  })
+
+  const lineage = await gql(
+    app,
+    `{ dataset(urn: "urn:li:dataset:(urn:li:dataPlatform:athena,test_schema.test_table,PROD)") {
+      fineGrainedLineages { upstreams { urn path } downstreams { urn path } transformOperation } } }`,
+  )
+  t.notOk(lineage.errors, 'no errors')
+  const columns = lineage.data.dataset.fineGrainedLineages
+  t.ok(columns.length > 0, `${columns.length} column-level lineages`)
+  t.match(columns[0], {
+    upstreams: [{ urn: 'urn:li:dataset:(urn:li:dataPlatform:s3,test-bucket/test_table,PROD)' }],
+    downstreams: [{ urn: 'urn:li:dataset:(urn:li:dataPlatform:athena,test_schema.test_table,PROD)' }],
+  })
+
+  const chart = await gql(
+    app,
+    `{ chart(urn: "urn:li:chart:(looker,ap-south-1.dashboard_elements.2)") { subTypes { typeNames } embed { renderUrl }
+      inputFields { fields { schemaFieldUrn schemaField { fieldPath label nativeDataType type } } } }
+      dashboard(urn: "urn:li:dashboard:(looker,ap-south-1.dashboards.1)") { embed { renderUrl } subTypes { typeNames } } }`,
+  )
+  t.notOk(chart.errors, 'no errors')
+  t.same(chart.data.chart.subTypes, { typeNames: ['Look'] })
+  t.match(chart.data.chart.inputFields.fields[0], {
+    schemaFieldUrn: 'urn:li:schemaField:(urn:li:chart:(looker,ap-south-1.dashboard_elements.2),calc)',
+    schemaField: { fieldPath: 'calc', label: 'foobar', nativeDataType: 'string', type: 'STRING' },
+  })
+  t.same(chart.data.dashboard.embed, { renderUrl: 'https://looker.company.com/embed/dashboards/1' })
+
+  const job = await gql(
+    app,
+    `{ dataJob(urn: "urn:li:dataJob:(urn:li:dataFlow:(postgres,postgrestest.public.stored_procedures,PROD),add_row_to_metadata_aspect_v2_22b7c21680c08595bac1344d1d357044)") {
+      dataTransformLogic { transforms { queryStatement { value language } } } } }`,
+  )
+  t.notOk(job.errors, 'no errors')
+  t.match(job.data.dataJob.dataTransformLogic.transforms[0].queryStatement, {
+    value: /insert into metadata_aspect_v2/,
+    language: 'SQL',
+  })
+
+  const parent = await gql(
+    app,
+    `{ dataset(urn: "urn:li:dataset:(urn:li:dataPlatform:postgres,pypl-edw.pp_access_views.tbl_1,PROD)") { logicalParent { urn type } } }`,
+  )
+  t.same(parent.data.dataset.logicalParent, {
+    urn: 'urn:li:dataset:(urn:li:dataPlatform:odcs,53581432-6c55-4ba2-a65f-72344a91553a.tbl,PROD)',
+    type: 'DATASET',
+  })
+
+  const group = await gql(
+    app,
+    '{ corpGroup(urn: "urn:li:corpGroup:All%20Employees") { origin { type externalType } } }',
+  )
+  t.same(group.data.corpGroup.origin, { type: 'EXTERNAL', externalType: 'OKTA' })
+})
+
+t.test("a glossary node's children counts; a native user", async (t) => {
+  const { app } = await build(t)
+  const node = async (name: string, parent?: string) =>
+    (
+      await gql(app, 'mutation($input: CreateGlossaryEntityInput!) { createGlossaryNode(input: $input) }', {
+        input: { id: name, name, ...(parent ? { parentNode: parent } : {}) },
+      })
+    ).data.createGlossaryNode
+  const term = async (name: string, parent: string) =>
+    gql(app, 'mutation($input: CreateGlossaryEntityInput!) { createGlossaryTerm(input: $input) }', {
+      input: { id: name, name, parentNode: parent },
+    })
+  const root = await node('Finance')
+  await node('Revenue', root)
+  await term('ARR', root)
+  await term('MRR', root)
+  const count = await gql(app, `{ glossaryNode(urn: "${root}") { childrenCount { termsCount nodesCount } } }`)
+  t.notOk(count.errors, 'no errors')
+  t.same(count.data.glossaryNode.childrenCount, { termsCount: 2, nodesCount: 1 })
+
+  await ingestAspect(app, 'corpuser', 'urn:li:corpuser:native', 'corpUserCredentials', {
+    salt: 'c2FsdA==',
+    hashedPassword: 'aGFzaA==',
+  })
+  const users: Json = await gql(
+    app,
+    '{ corpUser(urn: "urn:li:corpuser:native") { isNativeUser } other: corpUser(urn: "urn:li:corpuser:nobody") { isNativeUser } }',
+  )
+  t.same(users.data, { corpUser: { isNativeUser: true }, other: { isNativeUser: false } })
+  t.notOk(JSON.stringify(users).includes('aGFzaA'), 'credentials never answered')
+})
