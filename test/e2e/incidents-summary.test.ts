@@ -196,3 +196,21 @@ t.test('a refused batch writes no summary', async (t) => {
   t.equal(res.status, 422)
   t.equal(await summary(app, DS), undefined)
 })
+
+t.test('rolling back the run that raised an incident takes it out of the summaries', async (t) => {
+  const { app } = await build(t)
+  const raised = {
+    ...proposal('incident', 'urn:li:incident:from-run', 'incidentInfo', info([DS, OTHER], 'ACTIVE')),
+    systemMetadata: { runId: 'incident-run-1', lastObserved: 1 },
+  }
+  await ingest(app, raised)
+  t.same(urnsOf((await summary(app, DS)).activeIncidentDetails), ['urn:li:incident:from-run'])
+  const rollback = await postJson(app, '/runs?action=rollback', {
+    runId: 'incident-run-1',
+    dryRun: false,
+    hardDelete: true,
+  })
+  t.equal(rollback.status, 200)
+  t.same(urnsOf((await summary(app, DS)).activeIncidentDetails), [], 'the deleted incident is gone')
+  t.same(urnsOf((await summary(app, OTHER)).activeIncidentDetails), [])
+})

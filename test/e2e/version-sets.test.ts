@@ -119,3 +119,31 @@ t.test('a version of another entity type than its set is refused, nothing writte
     undefined,
   )
 })
+
+t.test('a set whose latest is no longer a version takes the next one written', async (t) => {
+  const { app } = await build(t)
+  await ingest(app, version(1, '0000000005'))
+  const removed = await ingest(app, {
+    entityType: 'mlModel',
+    entityUrn: model(1),
+    changeType: 'DELETE',
+    aspectName: 'versionProperties',
+  })
+  t.equal(removed.status, 200)
+  const next = await ingest(app, version(2, '0000000001'))
+  t.equal(next.status, 200, 'not refused')
+  t.match(await setProperties(app), { latest: model(2) })
+  t.equal(await isLatest(app, 2), true)
+})
+
+t.test('versions of one set written at the same time: one latest, none refused', async (t) => {
+  const { app } = await build(t)
+  const answers = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => ingest(app, version(n, `000000000${n}`))))
+  t.same(
+    answers.map((a) => a.status),
+    [200, 200, 200, 200, 200, 200],
+  )
+  t.match(await setProperties(app), { latest: model(6) })
+  const latest = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => isLatest(app, n)))
+  t.same(latest, [false, false, false, false, false, true], 'only the highest sort id is the latest')
+})

@@ -74,6 +74,10 @@ t.test('failures are answered, nothing is written', async (t) => {
       /^Failed to create MCP for input 0: Aspect nope not found for entity type dataset$/,
     ],
     [{ aspectName: 'datasetProperties', patch: [] }, /URN must be provided for patch operations/],
+    [
+      { urn: DS, aspectName: 'datasetKey', patch: [{ op: 'ADD', path: '/name', value: '"other"' }] },
+      /^Failed to create MCP for input 0: Aspect datasetKey is the key aspect of dataset: it cannot be patched$/,
+    ],
     [{ urn: 'not-a-urn', aspectName: 'datasetProperties', patch: [] }, /^Failed to create MCP for input 0: /],
     [
       { urn: DS, aspectName: 'datasetProperties', patch: [{ op: 'TEST', path: '/name', value: '"other"' }] },

@@ -1,4 +1,4 @@
-import type { EntitySpec, Registry } from '@catalog/core'
+import { canonicalJson, type EntitySpec, type Registry } from '@catalog/core'
 import type {
   EntityDefaults,
   MetadataStore,
@@ -8,7 +8,7 @@ import type {
   WriteBatch,
 } from '@catalog/store'
 import { LazyDefaults } from './lazy-defaults.js'
-import { appended, type WriteHook, type WritePlan } from './write-hooks.js'
+import { appended, HookRaceError, type WriteHook, type WritePlan } from './write-hooks.js'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined =>
@@ -26,7 +26,9 @@ const SUMMARY_EDGES = ['ActiveIncidents', 'ResolvedIncidents']
 const MAX_LISTING = 10_000
 
 /** An incident's `incidentInfo` after a batch: known (undefined when it is gone), or only known once written. */
-type After = { readonly known: true; readonly info: Json | undefined } | { readonly known: false }
+type After =
+  | { readonly known: true; readonly info: Json | undefined }
+  | { readonly known: false; readonly patchAt?: number }
 
 /**
  * DataHub's IncidentsSummaryHook, kept in the write itself: every write of an incident's
@@ -38,9 +40,10 @@ type After = { readonly known: true; readonly info: Json | undefined } | { reado
  * `deleteReferences`). A summary written to an entity that does not exist creates it, as
  * DataHub's summary write does.
  *
- * An upserted value is known when the batch is built: its summary updates join the batch and
- * are written atomically with it. A patched or rolled-back value is known only once written: the
- * summaries are then brought up to date by a second write before the call is answered.
+ * An upserted value is known when the batch is built, and a patch is applied ahead to the value
+ * read (and guarded to apply to that value only): their summary updates join the batch and are
+ * written atomically with it. A rolled-back value is known only once written: the summaries are
+ * then brought up to date by a second write before the call is answered.
  */
 export class IncidentSummaries implements WriteHook {
   constructor(
@@ -57,19 +60,38 @@ export class IncidentSummaries implements WriteHook {
     if (after.size === 0) return { batch }
     const known = new Map<string, Json | undefined>()
     const later: string[] = []
+    const patched: Array<[string, number]> = []
     for (const [urn, state] of after) {
       if (state.known) known.set(urn, state.info)
+      else if (state.patchAt !== undefined) patched.push([urn, state.patchAt])
       else later.push(urn)
     }
-    const planned = known.size > 0 ? appended(batch, await this.updates(known, batch)) : batch
-    return later.length > 0
-      ? { batch: planned, after: () => this.reconcile(later, batch.created) }
-      : { batch: planned }
+    const mutations: Mutation[] = [...batch.mutations]
+    if (patched.length > 0) {
+      const stored = await this.store.latest(
+        patched.map(([urn]) => urn),
+        [INFO],
+      )
+      for (const [urn, at] of patched) {
+        const current = stored.get(urn)?.find((a) => a.aspect === INFO)?.value
+        const guarded = predicted(mutations[at] as PatchAspect, current)
+        if (!guarded) continue // a patch that does not apply: the write refuses it
+        mutations[at] = guarded.mutation
+        known.set(urn, guarded.value)
+      }
+    }
+    const base = patched.length > 0 ? { ...batch, mutations } : batch
+    const planned = known.size > 0 ? appended(base, await this.updates(known, batch)) : base
+    if (later.length === 0) return { batch: planned }
+    // A rolled-back incident may take its summaries' edges with it: they are read before.
+    const before = await this.listings(later)
+    return { batch: planned, after: () => this.reconcile(later, before, batch.created) }
   }
 
-  /** The summary updates of `incidents` from their stored `incidentInfo` (after a patch or rollback); undefined when none. */
+  /** The summary updates of `incidents` from their stored `incidentInfo` (after a rollback); undefined when none. */
   private async reconcile(
     incidents: readonly string[],
+    before: ReadonlyMap<string, readonly string[]>,
     created: WriteBatch['created'],
   ): Promise<WriteBatch | undefined> {
     const stored = await this.store.latest(incidents, [INFO])
@@ -79,25 +101,16 @@ export class IncidentSummaries implements WriteHook {
         stored.get(urn)?.find((a) => a.aspect === INFO)?.value as Json | undefined,
       ]),
     )
-    const extra = await this.updates(infos, { mutations: [], created })
+    const extra = await this.updates(infos, { mutations: [], created }, before)
     return extra.mutations.length > 0
       ? { mutations: extra.mutations, defaults: extra.defaults, created }
       : undefined
   }
 
-  /**
-   * One patch of `incidentsSummary` per incident and entity to update: the entities each incident
-   * is raised on now, and those whose summary lists it already (found by their summary's edges).
-   */
-  private async updates(
-    infos: ReadonlyMap<string, Json | undefined>,
-    batch: WriteBatch,
-  ): Promise<{ mutations: Mutation[]; defaults: EntityDefaults[] }> {
-    const mutations: Mutation[] = []
-    const defaults = new Map<string, EntityDefaults>()
-    const hasDefaults = new Set((batch.defaults ?? []).map((d) => d.urn))
-    const listing = await Promise.all(
-      [...infos.keys()].map((urn) =>
+  /** The entities whose summaries list each incident now (their summary's edges to it). */
+  private async listings(incidents: readonly string[]): Promise<Map<string, string[]>> {
+    const pages = await Promise.all(
+      incidents.map((urn) =>
         this.store.relationships({
           urn,
           direction: 'INCOMING',
@@ -107,17 +120,35 @@ export class IncidentSummaries implements WriteHook {
         }),
       ),
     )
-    let i = 0
+    return new Map(incidents.map((urn, i) => [urn, pages[i]?.relationships.map((r) => r.entity) ?? []]))
+  }
+
+  /**
+   * One patch of `incidentsSummary` per incident and entity to update: the entities each incident
+   * is raised on now, and those whose summary lists it already (found by their summary's edges).
+   */
+  private async updates(
+    infos: ReadonlyMap<string, Json | undefined>,
+    batch: WriteBatch,
+    before: ReadonlyMap<string, readonly string[]> = new Map(),
+  ): Promise<{ mutations: Mutation[]; defaults: EntityDefaults[] }> {
+    const mutations: Mutation[] = []
+    const defaults = new Map<string, EntityDefaults>()
+    const listing = await this.listings([...infos.keys()])
     for (const [incident, info] of infos) {
       const raisedOn = new Set(list(info?.entities).filter((u): u is string => typeof u === 'string'))
       const details = info ? summaryDetails(incident, info) : undefined
-      const targets = new Set([...raisedOn, ...(listing[i++]?.relationships.map((r) => r.entity) ?? [])])
+      const targets = new Set([
+        ...raisedOn,
+        ...(listing.get(incident) ?? []),
+        ...(before.get(incident) ?? []),
+      ])
       for (const target of targets) {
         const entity = this.summarized(target)
         if (!entity) continue
         const listed = details && raisedOn.has(target) ? details : undefined
         mutations.push(this.summaryPatch(target, entity, incident, listed, batch.created))
-        if (!hasDefaults.has(target) && !defaults.has(target)) {
+        if (!defaults.has(target)) {
           defaults.set(target, new LazyDefaults(this.registry, this.registry.resolveUrn(target), entity))
         }
       }
@@ -212,6 +243,34 @@ function withIncident(
   return out
 }
 
+/**
+ * A patch of an incident's info, applied ahead to the value read before the write (`apply` is
+ * pure: the port allows calling it more than once), and guarded to apply only to that same value,
+ * so that the summaries written with it follow from its result. Undefined when it does not apply.
+ */
+function predicted(
+  m: PatchAspect,
+  current: Json | undefined,
+): { mutation: PatchAspect; value: Json } | undefined {
+  let value: Json
+  try {
+    value = m.apply(current).value
+  } catch {
+    return undefined
+  }
+  const read = current === undefined ? undefined : canonicalJson(current)
+  const mutation: PatchAspect = {
+    ...m,
+    apply: (now) => {
+      if ((now === undefined ? undefined : canonicalJson(now)) !== read) {
+        throw new HookRaceError(`The incident ${m.urn} changed meanwhile; write again`)
+      }
+      return m.apply(now)
+    },
+  }
+  return { mutation, value }
+}
+
 /** An upsert the store skips when something is there already (`If-None-Match: *`): it leaves what was there. */
 function mayBeDropped(m: UpsertAspect): boolean {
   const p = m.precondition
@@ -221,12 +280,13 @@ function mayBeDropped(m: UpsertAspect): boolean {
 /** Each incident whose `incidentInfo` the mutations write, with what it is after them (the last write wins). */
 function incidentsAfter(mutations: readonly Mutation[]): Map<string, After> {
   const after = new Map<string, After>()
-  for (const m of mutations) {
+  for (const [at, m] of mutations.entries()) {
     if (m.kind === 'timeseries' || m.entityType !== INCIDENT) continue
     const key = m.kind === 'delete' || m.kind === 'rollback' ? m.isKeyAspect : false
     if (m.aspect !== INFO && !key) continue
     if (m.kind === 'delete') after.set(m.urn, { known: true, info: undefined })
     else if (m.kind === 'upsert' && !mayBeDropped(m)) after.set(m.urn, { known: true, info: m.value })
+    else if (m.kind === 'patch') after.set(m.urn, { known: false, patchAt: at })
     else after.set(m.urn, { known: false })
   }
   return after

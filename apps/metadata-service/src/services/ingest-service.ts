@@ -14,7 +14,7 @@ import type { Proposal, SnapshotEntity } from '../schemas/ingest.js'
 import { BatchBuilder, UPSERT_LIKE } from './batch-builder.js'
 import { inSlices } from './in-slices.js'
 import { type OffLoopPatch, PatchOffLoop } from './patch-off-loop.js'
-import type { WriteHook, WritePlan } from './write-hooks.js'
+import { HookRaceError, WRITE_ATTEMPTS, type WriteHook, type WritePlan } from './write-hooks.js'
 
 /** Called after a write is durable, with its change-log position (one-process read-your-writes). */
 export type AfterWrite = (seq: number) => Promise<void>
@@ -184,6 +184,17 @@ export class IngestService {
    * result per mutation of `batch` itself.
    */
   private async commit(batch: WriteBatch): Promise<WriteOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.commitOnce(batch)
+      } catch (err) {
+        // A hook's guard found what it read changed by another call: plan again on a fresh read.
+        if (!(err instanceof HookRaceError) || attempt >= WRITE_ATTEMPTS) throw err
+      }
+    }
+  }
+
+  private async commitOnce(batch: WriteBatch): Promise<WriteOutcome> {
     let planned = batch
     const after: Array<NonNullable<WritePlan['after']>> = []
     for (const hook of this.hooks) {
@@ -194,11 +205,16 @@ export class IngestService {
     const outcome = await this.store.write(planned)
     const results = planned === batch ? outcome.results : outcome.results.slice(0, batch.mutations.length)
     let seq = outcome.seq
-    for (const next of after) {
-      const followUp = await next()
-      if (followUp) seq = (await this.store.write(followUp)).seq
+    try {
+      for (const next of after) {
+        const followUp = await next()
+        if (followUp) seq = (await this.store.write(followUp)).seq
+      }
+    } finally {
+      // The batch itself is durable: later reads see it even when a follow-up failed.
+      await this.answered({ results, seq })
     }
-    return this.answered({ results, seq })
+    return { results, seq }
   }
 
   private async answered(outcome: WriteOutcome): Promise<WriteOutcome> {

@@ -1,7 +1,7 @@
-import { ConflictError, type Registry, ValidationError } from '@catalog/core'
+import { type Registry, ValidationError } from '@catalog/core'
 import type { EntityDefaults, MetadataStore, Mutation, UpsertAspect, WriteBatch } from '@catalog/store'
 import { LazyDefaults } from './lazy-defaults.js'
-import { appended, type WriteHook, type WritePlan } from './write-hooks.js'
+import { appended, HookRaceError, type WriteHook, type WritePlan } from './write-hooks.js'
 
 type Json = Record<string, unknown>
 
@@ -10,11 +10,16 @@ const SET = 'versionSetProperties'
 /** The versioning scheme of a set whose first version names none (the model's default). */
 const DEFAULT_SCHEME = 'LEXICOGRAPHIC_STRING'
 
-/** What a version set is at a point of the batch: its latest version and that version's sort id. */
+/**
+ * What a version set is at a point of the batch: its latest version, that version's sort id, and
+ * whether that version is still a version of the set (its `versionProperties` may have gone: then
+ * any new version takes over).
+ */
 interface SetState {
   latest: string
   sortId: string
   scheme: string
+  latestIsVersion: boolean
 }
 
 /**
@@ -47,31 +52,30 @@ export class VersionSets implements WriteHook {
     /** The place in `mutations` of each entity's latest version written so far in this batch. */
     const writtenAt = new Map<string, number>()
     for (const { m, at } of versions) {
+      if (mayBeDropped(m)) continue
       const set = m.value.versionSet as string
       this.checkType(set, m.entityType)
       const sortId = typeof m.value.sortId === 'string' ? m.value.sortId : ''
       const state = states.get(set)
       let isLatest: boolean
       if (!state) {
-        states.set(set, {
-          latest: m.urn,
-          sortId,
-          scheme: typeof m.value.versioningScheme === 'string' ? m.value.versioningScheme : DEFAULT_SCHEME,
-        })
-        extra.push(this.setWrite(set, m.urn, states.get(set) as SetState, batch))
+        const scheme =
+          typeof m.value.versioningScheme === 'string' ? m.value.versioningScheme : DEFAULT_SCHEME
+        states.set(set, { latest: m.urn, sortId, scheme, latestIsVersion: true })
+        extra.push(this.setWrite(set, undefined, m.urn, scheme, batch))
         if (!defaults.has(set)) defaults.set(set, this.setDefaults(set))
         isLatest = true
       } else if (state.latest === m.urn) {
-        state.sortId = sortId
+        Object.assign(state, { sortId, latestIsVersion: true })
         isLatest = true
-      } else if (sortId > state.sortId) {
+      } else if (!state.latestIsVersion || sortId > state.sortId) {
         const previous = state.latest
         const previousAt = writtenAt.get(previous)
         if (previousAt !== undefined)
           mutations[previousAt] = withLatest(mutations[previousAt] as UpsertAspect, false)
-        else extra.push(this.notLatest(previous, batch))
-        Object.assign(state, { latest: m.urn, sortId })
-        extra.push(this.setWrite(set, m.urn, state, batch))
+        else if (state.latestIsVersion) extra.push(this.notLatest(previous, set, batch))
+        extra.push(this.setWrite(set, previous, m.urn, state.scheme, batch))
+        Object.assign(state, { latest: m.urn, sortId, latestIsVersion: true })
         isLatest = true
       } else {
         isLatest = false
@@ -97,20 +101,24 @@ export class VersionSets implements WriteHook {
     const latest = await this.store.latest([...new Set([...found.values()].map((f) => f.latest))], [VERSION])
     const out = new Map<string, SetState>()
     for (const [set, f] of found) {
-      const sortId = latest.get(f.latest)?.find((a) => a.aspect === VERSION)?.value.sortId
-      out.set(set, { ...f, sortId: typeof sortId === 'string' ? sortId : '' })
+      const version = latest.get(f.latest)?.find((a) => a.aspect === VERSION)?.value
+      const latestIsVersion = version?.versionSet === set
+      const sortId = latestIsVersion && typeof version?.sortId === 'string' ? version.sortId : ''
+      out.set(set, { ...f, sortId, latestIsVersion })
     }
     return out
   }
 
   /** DataHub's VersionPropertiesValidator: a set holds versions of one entity type (its key's). */
   private checkType(set: string, entityType: string): void {
-    let expected: string | undefined
+    let ref: ReturnType<Registry['resolveUrn']>
     try {
-      expected = this.registry.resolveUrn(set).key.entityType
+      ref = this.registry.resolveUrn(set)
     } catch {
       return // the record's own validation reports a malformed URN
     }
+    if (ref.entity.name !== 'versionSet') throw new ValidationError(`${set} is not a version set urn`)
+    const expected = ref.key.entityType
     if (expected !== undefined && expected !== entityType) {
       throw new ValidationError(
         `Version Set specified entity type does not match, expected type: ${expected}`,
@@ -118,20 +126,31 @@ export class VersionSets implements WriteHook {
     }
   }
 
-  private setWrite(set: string, latest: string, state: SetState, batch: WriteBatch): UpsertAspect {
+  /**
+   * The set's properties naming `latest`, written only if the set's latest is still `expected`
+   * (undefined: no properties yet) when the write applies: two writers racing on one set cannot
+   * both make their version the latest; the later one is refused and writes again.
+   */
+  private setWrite(
+    set: string,
+    expected: string | undefined,
+    latest: string,
+    scheme: string,
+    batch: WriteBatch,
+  ): Mutation {
     const entity = this.registry.resolveUrn(set).entity
-    const value = this.registry.validateAspect(this.registry.aspect(entity, SET), {
-      versioningScheme: state.scheme,
-      latest,
-    })
+    const spec = this.registry.aspect(entity, SET)
     return {
-      kind: 'upsert',
+      kind: 'patch',
       urn: set,
       entityType: entity.name,
       aspect: SET,
-      value,
       created: batch.created,
-      edges: this.registry.edges(entity, SET, value),
+      apply: (current) => {
+        if (current?.latest !== expected) throw changed(set)
+        const value = this.registry.validateAspect(spec, { ...current, versioningScheme: scheme, latest })
+        return { value, edges: this.registry.edges(entity, SET, value) }
+      },
     }
   }
 
@@ -141,7 +160,7 @@ export class VersionSets implements WriteHook {
   }
 
   /** The previous latest version marked not latest, in the write (refused if its version went meanwhile). */
-  private notLatest(urn: string, batch: WriteBatch): Mutation {
+  private notLatest(urn: string, set: string, batch: WriteBatch): Mutation {
     const entity = this.registry.resolveUrn(urn).entity
     return {
       kind: 'patch',
@@ -150,12 +169,21 @@ export class VersionSets implements WriteHook {
       aspect: VERSION,
       created: batch.created,
       apply: (current) => {
-        if (!current) throw new ConflictError(`The version ${urn} was unlinked meanwhile; write again`)
+        if (current?.versionSet !== set) throw changed(set)
         const value = { ...current, isLatest: false }
         return { value, edges: this.registry.edges(entity, VERSION, value) }
       },
     }
   }
+}
+
+/** A version set that changed between the read and the write: the call is planned again. */
+const changed = (set: string) => new HookRaceError(`The version set ${set} changed meanwhile; write again`)
+
+/** An upsert the store skips when something is there already (`If-None-Match: *`): no upkeep for it. */
+function mayBeDropped(m: UpsertAspect): boolean {
+  const p = m.precondition
+  return p !== undefined && p.require !== 'latest-unchanged' && p.drop === true
 }
 
 /** An upsert of `versionProperties` with `isLatest` set. */

@@ -1,3 +1,4 @@
+import { ConflictError } from '@catalog/core'
 import type { WriteBatch } from '@catalog/store'
 
 /**
@@ -26,3 +27,13 @@ export function appended(batch: WriteBatch, extra: Pick<WriteBatch, 'mutations' 
     defaults: [...(batch.defaults ?? []), ...(extra.defaults ?? []).filter((d) => !known.has(d.urn))],
   }
 }
+
+/**
+ * Thrown inside the write by a hook's guarded mutation when what the hook read before the write
+ * changed meanwhile (another call's write): nothing is written, and the call is planned and
+ * written again on a fresh read ({@link WRITE_ATTEMPTS} times at most, then a 409).
+ */
+export class HookRaceError extends ConflictError {}
+
+/** How many times a call whose hooks lost a race is planned and written again before its 409. */
+export const WRITE_ATTEMPTS = 8

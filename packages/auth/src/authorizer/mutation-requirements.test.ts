@@ -100,3 +100,35 @@ t.test('platform mutations, tokens and the fail-closed default', async (t) => {
     t.equal(check.message ?? GRAPHQL_UNAUTHORIZED_MESSAGE, GRAPHQL_UNAUTHORIZED_MESSAGE)
   }
 })
+
+t.test('generic patches: EDIT_ENTITY, plus the privilege guarding system entities and aspects', async (t) => {
+  const patch = (urn: string, aspectName: string) =>
+    mutationCheck('patchEntity', { input: { urn, aspectName } }, facts())
+  const DS = 'urn:li:dataset:(urn:li:dataPlatform:hive,x,PROD)'
+  t.same((await patch(DS, 'datasetProperties')).requirements, [
+    { anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY'], resource: DS },
+  ])
+  const policy = await patch('urn:li:dataHubPolicy:p1', 'dataHubPolicyInfo')
+  t.same(policy.requirements, [
+    { anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY'], resource: 'urn:li:dataHubPolicy:p1' },
+    { anyOf: ['MANAGE_POLICIES'] },
+  ])
+  const roles = await patch(ALICE, 'roleMembership')
+  t.same(roles.requirements[1], { anyOf: ['MANAGE_POLICIES'] }, 'assigning oneself a role')
+  const secret = await patch('urn:li:dataHubSecret:S', 'dataHubSecretValue')
+  t.same(secret.requirements[1], { anyOf: ['MANAGE_SECRETS'] })
+  for (const odd of ['urn:li:constructor:x', 'urn:li:__proto__:x']) {
+    t.same((await patch(odd, 'toString')).requirements.length, 1, `${odd}: no guard from Object's members`)
+  }
+  const many = await mutationCheck(
+    'patchEntities',
+    {
+      input: [
+        { urn: DS, aspectName: 'globalTags' },
+        { urn: ALICE, aspectName: 'corpUserCredentials' },
+      ],
+    },
+    facts(),
+  )
+  t.same(many.requirements.at(-1), { anyOf: ['MANAGE_USER_CREDENTIALS'] })
+})

@@ -120,6 +120,51 @@ async function INCIDENT_EDIT(a: Args, facts: MutationFacts): Promise<MutationChe
 }
 
 /**
+ * Entity types, and aspects of any entity, that a generic patch may touch only with the platform
+ * privilege their own mutations ask: patching them would grant privileges (policies, roles, group
+ * memberships), store a secret unencrypted, or bypass the checks of those mutations.
+ */
+const PATCH_GUARDED_TYPES: Readonly<Record<string, string>> = {
+  dataHubPolicy: 'MANAGE_POLICIES',
+  dataHubRole: 'MANAGE_POLICIES',
+  inviteToken: 'MANAGE_POLICIES',
+  dataHubSecret: 'MANAGE_SECRETS',
+  dataHubIngestionSource: 'MANAGE_INGESTION',
+  dataHubExecutionRequest: 'MANAGE_INGESTION',
+  dataHubAccessToken: 'MANAGE_ACCESS_TOKENS',
+  globalSettings: 'MANAGE_GLOBAL_SETTINGS',
+  test: 'MANAGE_TESTS',
+  post: 'MANAGE_GLOBAL_ANNOUNCEMENTS',
+  dataHubConnection: 'MANAGE_CONNECTIONS',
+}
+const PATCH_GUARDED_ASPECTS: Readonly<Record<string, string>> = {
+  corpUserCredentials: 'MANAGE_USER_CREDENTIALS',
+  roleMembership: 'MANAGE_POLICIES',
+  groupMembership: 'MANAGE_USERS_AND_GROUPS',
+  nativeGroupMembership: 'MANAGE_USERS_AND_GROUPS',
+  corpUserStatus: 'MANAGE_USERS_AND_GROUPS',
+}
+
+/** `table[key]` when `key` is its own member (never one of Object's: `constructor`, `__proto__`). */
+const own = (table: Readonly<Record<string, string>>, key: string | undefined): string | undefined =>
+  key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined
+
+/** What generic patches of `inputs` ask: EDIT_ENTITY on each URN, and any guarded type's or aspect's privilege. */
+function patchRequirements(inputs: readonly Record<string, unknown>[]): Requirement[] {
+  if (inputs.length === 0) return [editOf(undefined, 'EDIT_ENTITY')]
+  return inputs.flatMap((i) => {
+    const urn = strOf(i.urn)
+    const type = urn?.startsWith('urn:li:')
+      ? urn.slice('urn:li:'.length, urn.indexOf(':', 'urn:li:'.length))
+      : undefined
+    const guards = [own(PATCH_GUARDED_TYPES, type), own(PATCH_GUARDED_ASPECTS, strOf(i.aspectName))].filter(
+      (p): p is string => p !== undefined,
+    )
+    return [editOf(urn, 'EDIT_ENTITY'), ...guards.map((p) => ({ anyOf: [p] }))]
+  })
+}
+
+/**
  * DataHub's `canUpdateQuery` / `canDeleteQuery`: EDIT_ENTITY_QUERIES on every subject the query
  * has (and, for an update, every subject it is given); a query without subjects on itself.
  */
@@ -298,13 +343,10 @@ const RULES: Readonly<Record<string, Rule>> = {
   },
   updateIncident: INCIDENT_EDIT,
   updateIncidentStatus: INCIDENT_EDIT,
-  // Generic patches (AuthorizationUtils.isAuthorizedForPatch): EDIT_ENTITY on each entity.
-  patchEntity: (a) => [editOf(input(a).urn, 'EDIT_ENTITY')],
-  patchEntities: (a) =>
-    eachUrn(
-      rowsOf(a.input).map((i) => i.urn),
-      'EDIT_ENTITY',
-    ),
+  // Generic patches (AuthorizationUtils.isAuthorizedForPatch): EDIT_ENTITY on each entity, and
+  // the platform privilege of what a dedicated mutation guards (policies, secrets, roles...).
+  patchEntity: (a) => patchRequirements([input(a)]),
+  patchEntities: (a) => patchRequirements(rowsOf(a.input)),
   // Asset versions (AuthUtil.isAPIAuthorizedEntityUrns UPDATE): on the set and the entity.
   linkAssetVersion: (a) => eachUrn([input(a).versionSet, input(a).linkedEntity], 'EDIT_ENTITY'),
   unlinkAssetVersion: (a) => eachUrn([input(a).versionSet, input(a).unlinkedEntity], 'EDIT_ENTITY'),

@@ -12,7 +12,10 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
  * DataHub's incident priorities by stored number (`IncidentMapper.mapPriority`): 0 is CRITICAL,
  * 3 is LOW; and the number stored for each (`IncidentUtils.mapIncidentPriority`).
  */
-export const INCIDENT_PRIORITIES: readonly string[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']
+const INCIDENT_PRIORITIES: readonly string[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']
+
+/** The stored number of an `IncidentPriority` symbol (CRITICAL 0 ... LOW 3). */
+export const priorityNumber = (priority: string): number => INCIDENT_PRIORITIES.indexOf(priority)
 
 const INCIDENT_TYPES = ['FRESHNESS', 'VOLUME', 'FIELD', 'SQL', 'DATA_SCHEMA', 'OPERATIONAL', 'CUSTOM']
 const STATES = ['ACTIVE', 'RESOLVED']

@@ -4,7 +4,15 @@ import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import type { EntitySource } from '../mappers/common.js'
 import { referenceRemovals } from './entity-references.js'
-import { currentAspect, deleteEntity, resolveInput, schemaFieldUrn, upsert, write } from './support.js'
+import {
+  currentAspect,
+  deleteEntity,
+  resolveInput,
+  schemaFieldUrn,
+  typedRef,
+  upsert,
+  write,
+} from './support.js'
 
 interface UpsertCustomAssertionInput {
   readonly entityUrn: string
@@ -25,11 +33,7 @@ interface AssertionResultInput {
 }
 
 /** An assertion URN from input: a 400 when it is malformed or names another entity type. */
-function assertionRef(ctx: CatalogContext, urn: string): EntityRef {
-  const ref = resolveInput(ctx, urn)
-  if (ref.entity.name !== 'assertion') throw new InvalidInputError(`${urn} is not an assertion urn`)
-  return ref
-}
+const assertionRef = (ctx: CatalogContext, urn: string): EntityRef => typedRef(ctx, urn, 'assertion')
 
 /** DataHub's `mapAssertionPlatform`: the platform by URN, else by name. */
 function platformOf(ctx: CatalogContext, input: UpsertCustomAssertionInput['platform']): string {

@@ -1,4 +1,4 @@
-import type { EntityRef } from '@catalog/core'
+import { CatalogError, type EntityRef } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import { patch } from './patch.js'
@@ -7,14 +7,46 @@ import { currentAspect, write } from './support.js'
 /** Attempts at most, each on a fresh read, before a contended update gives up. */
 const ATTEMPTS = 8
 
-/** True for the failure of the guarding `test` operation: someone wrote the aspect meanwhile. */
-function lostRace(err: unknown): boolean {
+/**
+ * True when a guarded write lost a race: the guarding `test` operation of a PATCH failed, or a
+ * write hook found what it read changed (a conflict). Someone wrote meanwhile: read and write again.
+ */
+export function lostRace(err: unknown): boolean {
+  if (err instanceof CatalogError && err.kind === 'conflict') return true
   const message = err instanceof Error ? err.message : String(err)
-  return message.includes('PATCH operation #0 (test ') && message.includes('value differs')
+  return message.includes('(test ') && message.includes('value differs')
 }
 
-/** The tail of the updates in flight in this process, per aspect of an entity. */
-const inFlight = new Map<string, Promise<void>>()
+/** The tail of the updates in flight in this process, per key. */
+const inFlight = new Map<string, Promise<unknown>>()
+
+/** `run` after the runs of `key` before it in this process have ended (one at a time per key). */
+export async function oneAtATime<T>(key: string, run: () => Promise<T>): Promise<T> {
+  const previous = inFlight.get(key) ?? Promise.resolve()
+  const mine = previous.then(run)
+  const tail = mine.then(
+    () => undefined,
+    () => undefined,
+  )
+  inFlight.set(key, tail)
+  try {
+    return await mine
+  } finally {
+    if (inFlight.get(key) === tail) inFlight.delete(key)
+  }
+}
+
+/** `run` again on a fresh read, a few times, while it loses races to other writers. */
+export async function retryingRaces<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run()
+    } catch (err) {
+      if (attempt >= ATTEMPTS || !lostRace(err)) throw err
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
+    }
+  }
+}
 
 /**
  * A read-modify-write of one aspect that loses no concurrent edit: `change` computes the new
@@ -24,47 +56,22 @@ const inFlight = new Map<string, Promise<void>>()
  * again on a fresh read. Updates of one aspect from this process run one after the other, so
  * retries are only needed against other writers. `change` answering undefined writes nothing.
  */
-export async function compareAndSet(
+export function compareAndSet(
   ctx: CatalogContext,
   ref: EntityRef,
   aspect: string,
   change: (current: AspectValue | undefined) => AspectValue | undefined,
 ): Promise<void> {
-  const key = `${ref.urn}\n${aspect}`
-  const previous = inFlight.get(key) ?? Promise.resolve()
-  const mine = previous.then(() => attempt(ctx, ref, aspect, change))
-  const tail = mine.then(
-    () => undefined,
-    () => undefined,
-  )
-  inFlight.set(key, tail)
-  try {
-    await mine
-  } finally {
-    if (inFlight.get(key) === tail) inFlight.delete(key)
-  }
-}
-
-async function attempt(
-  ctx: CatalogContext,
-  ref: EntityRef,
-  aspect: string,
-  change: (current: AspectValue | undefined) => AspectValue | undefined,
-): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const current = await currentAspect(ctx, ref.urn, aspect)
-    const next = change(current)
-    if (next === undefined) return
-    const guarded = patch(ref, aspect, [
-      { op: 'test', path: '', value: current ?? {} },
-      { op: 'add', path: '', value: next },
-    ])
-    try {
+  return oneAtATime(`${ref.urn}\n${aspect}`, () =>
+    retryingRaces(async () => {
+      const current = await currentAspect(ctx, ref.urn, aspect)
+      const next = change(current)
+      if (next === undefined) return
+      const guarded = patch(ref, aspect, [
+        { op: 'test', path: '', value: current ?? {} },
+        { op: 'add', path: '', value: next },
+      ])
       await write(ctx, [guarded])
-      return
-    } catch (err) {
-      if (attempt >= ATTEMPTS || !lostRace(err)) throw err
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt))
-    }
-  }
+    }),
+  )
 }

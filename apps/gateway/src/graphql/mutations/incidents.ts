@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { type EntityRef, InvalidInputError, NotFoundError } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
-import { INCIDENT_PRIORITIES } from '../mappers/incident.js'
+import { priorityNumber } from '../mappers/incident.js'
 import { compareAndSet } from './compare-and-set.js'
-import { resolveInput, stampOf, upsert, write } from './support.js'
+import { resolveInput, stampOf, typedRef, upsert, write } from './support.js'
 
 type Stamp = ReturnType<typeof stampOf>
 
@@ -41,11 +41,7 @@ interface UpdateIncidentInput {
 const NOT_FOUND = 'Failed to update incident. Incident does not exist.'
 
 /** An incident URN from input: a 400 when it is malformed or names another entity type. */
-function incidentRef(ctx: CatalogContext, urn: string): EntityRef {
-  const ref = resolveInput(ctx, urn)
-  if (ref.entity.name !== 'incident') throw new InvalidInputError(`${urn} is not an incident urn`)
-  return ref
-}
+const incidentRef = (ctx: CatalogContext, urn: string): EntityRef => typedRef(ctx, urn, 'incident')
 
 /** The URNs an incident is raised on, each valid, without repeats (DataHub's `stringsToUrns`). */
 function resources(ctx: CatalogContext, urns: readonly string[]): string[] {
@@ -85,9 +81,6 @@ function assigneesOf(
   })
 }
 
-/** The stored priority number of a priority symbol (CRITICAL 0 ... LOW 3). */
-const priorityOf = (priority: string): number => INCIDENT_PRIORITIES.indexOf(priority)
-
 /**
  * DataHub's RaiseIncidentResolver: a new incident (a random id) of the given type on the given
  * resources (`resourceUrns` and `resourceUrn`), MANUAL, created by the caller now, ACTIVE unless
@@ -114,7 +107,7 @@ async function raiseIncident(
   if (input.description != null) info.description = input.description
   if (input.startedAt != null) info.startedAt = input.startedAt
   info.source = { type: 'MANUAL' }
-  if (input.priority != null) info.priority = priorityOf(input.priority)
+  if (input.priority != null) info.priority = priorityNumber(input.priority)
   if (input.assigneeUrns != null) info.assignees = assigneesOf(ctx, input.assigneeUrns, stamp)
   info.status = statusOf(input.status, stamp)
   const incident = incidentRef(ctx, `urn:li:incident:${randomUUID()}`)
@@ -178,7 +171,7 @@ function updateIncident(
     if (input.description != null) next.description = input.description
     if (input.startedAt != null) next.startedAt = input.startedAt
     if (input.status != null) next.status = statusOf(input.status, stamp)
-    if (input.priority != null) next.priority = priorityOf(input.priority)
+    if (input.priority != null) next.priority = priorityNumber(input.priority)
     if (entities) next.entities = entities
     if (input.assigneeUrns != null)
       next.assignees = assigneesOf(ctx, input.assigneeUrns, stamp, info.assignees)

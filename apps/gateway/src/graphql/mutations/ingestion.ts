@@ -138,20 +138,33 @@ function noExecutor(): never {
  */
 async function rollbackIngestion(_: unknown, args: { input: { runId: string } }, ctx: CatalogContext) {
   const { runId } = args.input
-  const request = resolveInput(ctx, `urn:li:dataHubExecutionRequest:${runId}`)
-  const result = await currentAspect(ctx, request.urn, 'dataHubExecutionRequestResult')
-  const mark = (status: string) =>
-    result ? write(ctx, [upsert(request, 'dataHubExecutionRequestResult', { ...result, status })]) : undefined
+  const request = requestOf(ctx, runId)
+  const result = request ? await currentAspect(ctx, request.urn, 'dataHubExecutionRequestResult') : undefined
+  const mark = async (status: string) => {
+    // A request the rollback deleted (the run wrote it) is not made again by its mark.
+    if (request && result && (await ctx.client.exists(request.urn))) {
+      await write(ctx, [upsert(request, 'dataHubExecutionRequestResult', { ...result, status })])
+    }
+  }
   await mark('ROLLING_BACK')
   try {
     await ctx.client.rollbackRun(runId, ctx.actor)
   } catch (err) {
-    await mark('ROLLBACK_FAILED')
+    await mark('ROLLBACK_FAILED').catch(() => undefined) // the rollback's own error is the one answered
     throw err
   }
   await mark('ROLLED_BACK')
   ctx.graph.clear()
   return 'true'
+}
+
+/** The execution request of run `runId`; undefined when the run id makes no valid URN (a CLI run's may not). */
+function requestOf(ctx: CatalogContext, runId: string): EntityRef | undefined {
+  try {
+    return ctx.registry.resolveUrn(`urn:li:dataHubExecutionRequest:${runId}`)
+  } catch {
+    return undefined
+  }
 }
 
 export const ingestionMutations = {

@@ -79,6 +79,12 @@ function proposalOf(ctx: CatalogContext, input: PatchEntityInput): MetadataPropo
   if (!ctx.registry.hasAspect(ref.entity, input.aspectName)) {
     throw new InvalidInputError(`Aspect ${input.aspectName} not found for entity type ${ref.entity.name}`)
   }
+  // A key aspect is the entity's identity, made from its URN: it is never patched.
+  if (input.aspectName === ref.entity.keyAspect) {
+    throw new InvalidInputError(
+      `Aspect ${input.aspectName} is the key aspect of ${ref.entity.name}: it cannot be patched`,
+    )
+  }
   const ops = input.patch.map(operation)
   const generic = input.forceGenericPatch === true || (input.arrayPrimaryKeys?.length ?? 0) > 0
   const body = generic

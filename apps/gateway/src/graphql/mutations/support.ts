@@ -17,6 +17,20 @@ export function resolveInput(ctx: CatalogContext, urn: string): EntityRef {
   }
 }
 
+/**
+ * A URN from mutation input naming an entity of `entityType`: a 400 when it is malformed, or
+ * names another type (`${urn} is not a <type> urn`, or `message`).
+ */
+export function typedRef(ctx: CatalogContext, urn: string, entityType: string, message?: string): EntityRef {
+  const ref = resolveInput(ctx, urn)
+  if (ref.entity.name !== entityType) {
+    throw new InvalidInputError(
+      message ?? `${urn} is not ${/^[aeiou]/i.test(entityType) ? 'an' : 'a'} ${entityType} urn`,
+    )
+  }
+  return ref
+}
+
 /** An UPSERT proposal of one whole aspect. */
 export function upsert(ref: EntityRef, aspectName: string, value: AspectValue): MetadataProposal {
   return {

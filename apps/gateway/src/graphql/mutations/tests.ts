@@ -5,7 +5,7 @@ import type { CatalogContext } from '../context.js'
 import type { EntitySource } from '../mappers/common.js'
 import { listEntities, requirePlatformPrivilege } from '../resolvers/users-groups.js'
 import { referenceRemovals } from './entity-references.js'
-import { currentAspect, deleteEntity, resolveInput, upsert, write } from './support.js'
+import { deleteEntity, typedRef, upsert, write } from './support.js'
 
 interface TestInput {
   readonly id?: string | null
@@ -19,11 +19,7 @@ interface TestInput {
 const DEFAULT_COUNT = 20
 
 /** A test URN from input: a 400 when it is malformed or names another entity type. */
-function testRef(ctx: CatalogContext, urn: string): EntityRef {
-  const ref = resolveInput(ctx, urn)
-  if (ref.entity.name !== 'test') throw new InvalidInputError(`${urn} is not a test urn`)
-  return ref
-}
+const testRef = (ctx: CatalogContext, urn: string): EntityRef => typedRef(ctx, urn, 'test')
 
 /**
  * DataHub's `mapCreateTestInput` / `mapUpdateTestInput`: name, category, description and the JSON
@@ -92,14 +88,3 @@ async function listTests(
 }
 
 export const testQueries = { listTests }
-
-/** DataHub's TestResultsResolver: the entity's stored `testResults`, each test by reference; null without. */
-export async function entityTestResults(source: EntitySource, _args: unknown, ctx: CatalogContext) {
-  const results = await currentAspect(ctx, source.urn, 'testResults')
-  if (!results) return null
-  const of = (list: unknown) =>
-    (Array.isArray(list) ? list : [])
-      .filter((r): r is AspectValue => typeof (r as AspectValue | null)?.test === 'string')
-      .map((r) => ({ test: { urn: r.test }, type: r.type }))
-  return { passing: of(results.passing), failing: of(results.failing) }
-}

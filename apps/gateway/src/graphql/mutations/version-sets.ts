@@ -1,19 +1,10 @@
 import { type EntityRef, InvalidInputError } from '@catalog/core'
-import type { GraphQLResolveInfo } from 'graphql'
 import type { AspectValue, MetadataProposal } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
-import type { EntitySource } from '../mappers/common.js'
-import { searchQueries } from '../resolvers/search.js'
-import {
-  entitySymbol,
-  type FacetFilter,
-  type Flags,
-  type OrFilters,
-  type SortInput,
-} from '../resolvers/search-input.js'
 import { listEntities } from '../resolvers/users-groups.js'
+import { oneAtATime, retryingRaces } from './compare-and-set.js'
 import { patch } from './patch.js'
-import { currentAspect, resolveInput, stampOf, upsert, write } from './support.js'
+import { currentAspect, resolveInput, stampOf, typedRef, upsert, write } from './support.js'
 
 const VERSION = 'versionProperties'
 const SET = 'versionSetProperties'
@@ -24,7 +15,7 @@ const FIRST_SORT_ID = 'AAAAAAAA'
 const UNKNOWN_ACTOR = 'urn:li:corpuser:UNKNOWN'
 
 /** DataHub's `AlphanumericSortIdGenerator.increment`: the next of eight letters A-Z (ZZZZZZZZ wraps). */
-export function nextSortId(sortId: string): string {
+function nextSortId(sortId: string): string {
   if (sortId.length !== 8) throw new InvalidInputError('Input string must be exactly 8 characters long')
   const letters = [...sortId]
   for (const c of letters) {
@@ -42,10 +33,7 @@ export function nextSortId(sortId: string): string {
 
 /** A version set URN from input: a 400 when it is malformed or of another type (DataHub's message). */
 function setRef(ctx: CatalogContext, urn: string | null | undefined): EntityRef {
-  const ref = resolveInput(ctx, urn ?? '')
-  if (ref.entity.name !== 'versionSet')
-    throw new InvalidInputError(`Version Set urn ${urn} must be of type Version Set.`)
-  return ref
+  return typedRef(ctx, urn ?? '', 'versionSet', `Version Set urn ${urn} must be of type Version Set.`)
 }
 
 interface LinkInput {
@@ -73,41 +61,67 @@ async function linkAssetVersion(_: unknown, args: { input: LinkInput }, ctx: Cat
       `Entity type must match Version Set's specified type: ${setType} invalid type: ${entity.entity.name}`,
     )
   }
-  const existing = await currentAspect(ctx, entity.urn, VERSION)
-  if (existing) {
-    if (existing.versionSet === set.urn) return null
-    throw new InvalidInputError(
-      `Version already exists for specified entity: ${entity.urn} for a different Version Set: ${String(existing.versionSet)}`,
-    )
-  }
+  // One link or unlink of a set at a time here; a race with another process is written again.
+  return oneAtATime(`versionSet\n${set.urn}`, () =>
+    retryingRaces(async () => {
+      const existing = await currentAspect(ctx, entity.urn, VERSION)
+      if (existing) {
+        if (existing.versionSet === set.urn) return null
+        throw new InvalidInputError(
+          `Version already exists for specified entity: ${entity.urn} for a different Version Set: ${String(existing.versionSet)}`,
+        )
+      }
+      const stamp = stampOf(ctx)
+      const value: AspectValue = {
+        versionSet: set.urn,
+        version: { versionTag: input.version, metadataAttribution: { time: stamp.time, actor: stamp.actor } },
+        aliases: [],
+        sortId: await nextInSet(ctx, set, entity.entity.name),
+        versioningScheme: GENERATED,
+        metadataCreatedTimestamp: stamp,
+      }
+      if (input.comment != null) value.comment = input.comment
+      if (input.sourceTimestamp != null) {
+        value.sourceCreatedTimestamp = {
+          time: input.sourceTimestamp,
+          actor: input.sourceCreator ? `urn:li:corpuser:${input.sourceCreator}` : UNKNOWN_ACTOR,
+        }
+      }
+      await write(ctx, [upsert(entity, VERSION, value)])
+      return { urn: set.urn }
+    }),
+  )
+}
+
+/**
+ * The sort id of a new version of `set`: the one after its latest version's (AAAAAAAA for a new
+ * set). Only DataHub's generated scheme is continued. A latest that is no longer a version of the
+ * set gives way to the highest sort id the set's versions have.
+ */
+async function nextInSet(ctx: CatalogContext, set: EntityRef, entityType: string): Promise<string> {
   const properties = await currentAspect(ctx, set.urn, SET)
-  let sortId = FIRST_SORT_ID
-  if (properties) {
-    if (properties.versioningScheme !== GENERATED) {
-      throw new InvalidInputError(`Only versioning scheme supported is ${GENERATED}`)
-    }
-    const latest =
-      typeof properties.latest === 'string' ? await currentAspect(ctx, properties.latest, VERSION) : undefined
-    sortId = typeof latest?.sortId === 'string' ? nextSortId(latest.sortId) : FIRST_SORT_ID
+  if (!properties) return FIRST_SORT_ID
+  if (properties.versioningScheme !== GENERATED) {
+    throw new InvalidInputError(`Only versioning scheme supported is ${GENERATED}`)
   }
-  const stamp = stampOf(ctx)
-  const value: AspectValue = {
-    versionSet: set.urn,
-    version: { versionTag: input.version, metadataAttribution: { time: stamp.time, actor: stamp.actor } },
-    aliases: [],
-    sortId,
-    versioningScheme: GENERATED,
-    metadataCreatedTimestamp: stamp,
+  let latest =
+    typeof properties.latest === 'string' ? await currentAspect(ctx, properties.latest, VERSION) : undefined
+  if (latest?.versionSet !== set.urn) {
+    const [highest] = (await versionsOf(ctx, set, entityType, 1)).urns
+    latest = highest ? await currentAspect(ctx, highest, VERSION) : undefined
   }
-  if (input.comment != null) value.comment = input.comment
-  if (input.sourceTimestamp != null) {
-    value.sourceCreatedTimestamp = {
-      time: input.sourceTimestamp,
-      actor: input.sourceCreator ? `urn:li:corpuser:${input.sourceCreator}` : UNKNOWN_ACTOR,
-    }
-  }
-  await write(ctx, [upsert(entity, VERSION, value)])
-  return { urn: set.urn }
+  return typeof latest?.sortId === 'string' ? nextSortId(latest.sortId) : FIRST_SORT_ID
+}
+
+/** The first `count` versions of `set`, highest sort id first, latest or not. */
+function versionsOf(ctx: CatalogContext, set: EntityRef, entityType: string, count: number) {
+  return listEntities(
+    ctx,
+    entityType,
+    { start: 0, count, orFilters: [{ and: [{ field: 'versionSet', values: [set.urn] }] }] },
+    [{ field: 'versionSortId', order: 'DESCENDING' }],
+    { filterNonLatestVersions: false },
+  )
 }
 
 /**
@@ -122,6 +136,10 @@ async function unlinkAssetVersion(
 ) {
   const set = setRef(ctx, args.input.versionSet)
   const entity = resolveInput(ctx, args.input.unlinkedEntity ?? '')
+  return oneAtATime(`versionSet\n${set.urn}`, () => retryingRaces(() => unlinkOnce(ctx, set, entity)))
+}
+
+async function unlinkOnce(ctx: CatalogContext, set: EntityRef, entity: EntityRef) {
   const existing = await currentAspect(ctx, entity.urn, VERSION)
   if (!existing) return null
   if (existing.versionSet !== set.urn) {
@@ -134,19 +152,15 @@ async function unlinkAssetVersion(
   ]
   const properties = await currentAspect(ctx, set.urn, SET)
   if (properties?.latest === entity.urn) {
-    const { urns } = await listEntities(
-      ctx,
-      entity.entity.name,
-      { start: 0, count: 2, orFilters: [{ and: [{ field: 'versionSet', values: [set.urn] }] }] },
-      [{ field: 'versionSortId', order: 'DESCENDING' }],
-      { filterNonLatestVersions: false },
-    )
-    const next = urns.find((u) => u !== entity.urn)
+    const next = (await versionsOf(ctx, set, entity.entity.name, 2)).urns.find((u) => u !== entity.urn)
     if (next) {
-      const nextRef = resolveInput(ctx, next)
+      // Guarded: written only while the set still names this version as its latest.
       proposals.push(
-        upsert(set, SET, { ...properties, latest: next }),
-        patch(nextRef, VERSION, [{ op: 'add', path: '/isLatest', value: true }]),
+        patch(set, SET, [
+          { op: 'test', path: '/latest', value: entity.urn },
+          { op: 'add', path: '/latest', value: next },
+        ]),
+        patch(resolveInput(ctx, next), VERSION, [{ op: 'add', path: '/isLatest', value: true }]),
       )
     } else {
       proposals.push({
@@ -162,52 +176,3 @@ async function unlinkAssetVersion(
 }
 
 export const versionSetMutations = { linkAssetVersion, unlinkAssetVersion }
-
-interface VersionsSearchInput {
-  readonly types?: readonly string[] | null
-  readonly query: string
-  readonly orFilters?: OrFilters
-  readonly filters?: readonly FacetFilter[] | null
-  readonly sortInput?: SortInput | null
-  readonly searchFlags?: Flags
-  readonly [other: string]: unknown
-}
-
-/**
- * `VersionSet.versionsSearch`, as DataHub's VersionsSearchResolver: a search across entities
- * restricted to the set's versions (the criterion added to every clause), newest version first
- * after any sort asked for.
- */
-export function versionsSearch(
-  source: EntitySource,
-  args: { input: VersionsSearchInput },
-  ctx: CatalogContext,
-  info: GraphQLResolveInfo,
-) {
-  const { input } = args
-  const inSet: FacetFilter = { field: 'versionSet', values: [source.urn] }
-  const clauses = input.orFilters?.length
-    ? input.orFilters.map((c) => ({ and: [...(c.and ?? []), inSet] }))
-    : [{ and: [...(input.filters ?? []), inSet] }]
-  const given =
-    input.sortInput?.sortCriteria ?? (input.sortInput?.sortCriterion ? [input.sortInput.sortCriterion] : [])
-  const setType = resolveInput(ctx, source.urn).key.entityType
-  return searchQueries.searchAcrossEntities(
-    undefined,
-    {
-      input: {
-        ...input,
-        types: input.types?.length ? input.types : setType ? [entitySymbol(setType)] : null,
-        orFilters: clauses,
-        filters: null,
-        sortInput: { sortCriteria: [...given, { field: 'versionSortId', sortOrder: 'DESCENDING' }] },
-        searchFlags: {
-          ...(input.searchFlags as Record<string, unknown> | null | undefined),
-          filterNonLatestVersions: false,
-        },
-      },
-    },
-    ctx,
-    info,
-  )
-}

@@ -5,8 +5,6 @@ import { GRAPHQL_LIMITS } from '../limits.js'
 import type { EntitySource, Mapped } from '../mappers/common.js'
 import { type FieldFn, MAPPINGS } from '../mappers/index.js'
 import { dataProductEntities } from '../mutations/data-product-assets.js'
-import { entityTestResults } from '../mutations/tests.js'
-import { versionsSearch } from '../mutations/version-sets.js'
 import { assertionRunEvents, entityAssertions } from './entity-fields/assertions.js'
 import { glossaryChildrenCount } from './entity-fields/glossary-children.js'
 import { entityIncidents } from './entity-fields/incidents.js'
@@ -14,9 +12,11 @@ import { containerEntities, domainEntities } from './entity-fields/member-entiti
 import { entityPrivileges } from './entity-fields/privileges.js'
 import { entityRelationships } from './entity-fields/relationships.js'
 import { datasetRuns, runState, templateRuns } from './entity-fields/runs.js'
+import { entityTestResults } from './entity-fields/test-results.js'
 import { datasetProfilesField, operationsField } from './entity-fields/timeseries.js'
 import { usageStatsField } from './entity-fields/usage-stats.js'
-import { executionRequestSource } from './ingestion.js'
+import { versionsSearch } from './entity-fields/version-sets.js'
+import { executionRequestFields } from './ingestion.js'
 import { entityLineage } from './lineage-field.js'
 import { corpUserSettings } from './me.js'
 
@@ -41,7 +41,7 @@ const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>
   DataFlow: { runs: templateRuns },
   DataProcessInstance: { state: runState },
   Assertion: { runEvents: assertionRunEvents },
-  ExecutionRequest: { source: executionRequestSource },
+  ExecutionRequest: executionRequestFields,
   VersionSet: { versionsSearch },
   GlossaryNode: { childrenCount: glossaryChildrenCount },
   Container: { entities: containerEntities },

@@ -90,10 +90,29 @@ async function loadIngestionSources(ctx: CatalogContext, urns: readonly string[]
 }
 
 /** `ExecutionRequest.source`: the ingestion source the request ran, when it names one that exists. */
-export async function executionRequestSource(source: EntitySource, _args: unknown, ctx: CatalogContext) {
+async function executionRequestSource(source: EntitySource, _args: unknown, ctx: CatalogContext) {
+  await requirePlatformPrivilege(ctx, 'MANAGE_INGESTION')
   const input = (await ctx.graph.loader.load(source.urn)).aspects[REQUEST_INPUT]
   const urn = str(obj(input?.source)?.ingestionSource)
   return urn ? ((await loadIngestionSources(ctx, [urn]))[0] ?? null) : null
+}
+
+/** A field of an execution request answered to ingestion managers only (`entity(urn)` reaches any). */
+function managersOnly(field: 'input' | 'result') {
+  return async (source: EntitySource, _args: unknown, ctx: CatalogContext) => {
+    await requirePlatformPrivilege(ctx, 'MANAGE_INGESTION')
+    return (await ctx.graph.object(source.urn))[field]
+  }
+}
+
+/**
+ * The fields of `ExecutionRequest` holding a recipe or a report (and its source's recipe): as
+ * `executionRequest(urn)`, MANAGE_INGESTION, however the request was reached.
+ */
+export const executionRequestFields = {
+  input: managersOnly('input'),
+  result: managersOnly('result'),
+  source: executionRequestSource,
 }
 
 /** An ingestion source or execution request URN from input: a 400 when malformed or of another type. */

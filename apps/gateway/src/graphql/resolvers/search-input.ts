@@ -4,15 +4,21 @@ import { ref } from '../mappers/common.js'
 import { MAPPINGS } from '../mappers/index.js'
 import { typeNameOf, typeNameOfStored } from './entities.js'
 
-/** Entity types a search may name: the searchable ones served here. */
+/**
+ * Entity types a search may name: the searchable ones served here. Ingestion runs are not (their
+ * recipes and reports are an ingestion manager's: `listExecutionRequests` lists them).
+ */
 const SEARCHABLE = [...MAPPINGS.keys()].filter(
-  (n) => !['dataPlatform', 'ownershipType', 'dataHubAccessToken'].includes(n),
+  (n) => !['dataPlatform', 'ownershipType', 'dataHubAccessToken', 'dataHubExecutionRequest'].includes(n),
 )
 /**
- * Entity types searched when no `types` are given. Assertions, queries and runs are not among
- * them, as they are not among DataHub's default search types: they show on the assets they are about.
+ * Entity types searched when no `types` are given. Assertions, queries, runs, incidents, tests and
+ * version sets are not among them, as they are not among DataHub's default search types: they
+ * show on the assets they are about, or in their own lists.
  */
-export const SEARCHED = SEARCHABLE.filter((n) => !['assertion', 'query', 'dataProcessInstance'].includes(n))
+export const SEARCHED = SEARCHABLE.filter(
+  (n) => !['assertion', 'query', 'dataProcessInstance', 'incident', 'test', 'versionSet'].includes(n),
+)
 /** GraphQL `EntityType` symbol -> registry entity name, and back. */
 const ENTITY_NAMES = new Map([...MAPPINGS].map(([name, m]) => [m.entityType, name]))
 const ENTITY_SYMBOLS = new Map([...MAPPINGS].map(([name, m]) => [name, m.entityType]))

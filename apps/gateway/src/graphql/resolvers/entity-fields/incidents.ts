@@ -1,6 +1,6 @@
 import type { CatalogContext } from '../../context.js'
 import type { EntitySource } from '../../mappers/common.js'
-import { INCIDENT_PRIORITIES } from '../../mappers/incident.js'
+import { priorityNumber } from '../../mappers/incident.js'
 import { listEntities } from '../users-groups.js'
 
 /** DataHub's page size of an entity's `incidents` when `count` is not given. */
@@ -24,8 +24,7 @@ export async function entityIncidents(source: EntitySource, args: IncidentsArgs,
   const and = [{ field: 'entities', values: [source.urn] }]
   if (args.state) and.push({ field: 'state', values: [args.state] })
   if (args.stage) and.push({ field: 'stage', values: [args.stage] })
-  if (args.priority)
-    and.push({ field: 'priority', values: [String(INCIDENT_PRIORITIES.indexOf(args.priority))] })
+  if (args.priority) and.push({ field: 'priority', values: [String(priorityNumber(args.priority))] })
   if (args.assigneeUrns?.length) and.push({ field: 'assignees', values: [...args.assigneeUrns] })
   const { urns, ...page } = await listEntities(
     ctx,
