@@ -1,19 +1,20 @@
 import { UnavailableError } from '@catalog/core'
-import type {
-  ApplyResult,
-  AutocompleteRequest,
-  AutocompleteResultPage,
-  BrowseRequest,
-  BrowseResultPage,
-  BrowseV2Request,
-  BrowseV2ResultPage,
-  IndexChange,
-  IndexedDocument,
-  IndexStats,
-  SearchIndex,
-  SearchRequest,
-  SearchResultPage,
-  SearchSchema,
+import {
+  type ApplyResult,
+  type AutocompleteRequest,
+  type AutocompleteResultPage,
+  type BrowseRequest,
+  type BrowseResultPage,
+  type BrowseV2Request,
+  type BrowseV2ResultPage,
+  type IndexChange,
+  type IndexedDocument,
+  type IndexStats,
+  latestVersionsOnly,
+  type SearchIndex,
+  type SearchRequest,
+  type SearchResultPage,
+  type SearchSchema,
 } from '@catalog/search'
 import { MeilisearchApiError } from 'meilisearch'
 import { ATTR, fieldCatalog } from './attributes.js'
@@ -103,7 +104,7 @@ export class MeilisearchSearchIndex implements SearchIndex {
 
   async search(request: SearchRequest): Promise<SearchResultPage> {
     this.check()
-    return searchQuery(this.ctx, request)
+    return searchQuery(this.ctx, request.latestVersionsOnly ? latestVersionsOnly(request) : request)
   }
 
   async autocomplete(request: AutocompleteRequest): Promise<AutocompleteResultPage> {

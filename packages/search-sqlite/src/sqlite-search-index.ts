@@ -10,6 +10,8 @@ import {
   type IndexChange,
   type IndexedDocument,
   type IndexStats,
+  IS_LATEST,
+  latestVersionsOnly,
   mergeContributions,
   type SearchIndex,
   type SearchRequest,
@@ -201,7 +203,22 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async search(request: SearchRequest): Promise<SearchResultPage> {
-    return this.read(() => searchQuery(this.queryContext(), this.schema, request))
+    return this.read(() => searchQuery(this.queryContext(), this.schema, this.versionScope(request)))
+  }
+
+  /**
+   * The request's `latestVersionsOnly` as a filter, when the index holds a version that is not
+   * its set's latest; else nothing would be left out, and the request keeps its own fast paths
+   * (a lone `field:value`, facets from memory): one look-up of the exact values.
+   */
+  private versionScope(request: SearchRequest): SearchRequest {
+    if (!request.latestVersionsOnly) return request
+    const field = this.fieldIds.get(IS_LATEST)
+    const any =
+      field !== undefined &&
+      this.db.prepare("SELECT 1 FROM exact WHERE field = ? AND value = 'false' LIMIT 1").get(field) !==
+        undefined
+    return any ? latestVersionsOnly(request) : request
   }
 
   async autocomplete(request: AutocompleteRequest): Promise<AutocompleteResultPage> {

@@ -58,6 +58,12 @@ export interface SearchRequest {
   /** Most buckets per facet (DataHub `maxAggValues`, default 20). */
   readonly maxFacetValues: number
   readonly sort?: SortCriterion
+  /**
+   * Leave out the versions that are not their set's latest (`isLatest` false; DataHub's
+   * `filterNonLatestVersions`). An index applies it with {@link latestVersionsOnly}, and may skip
+   * it when it holds no such version (then nothing would be left out).
+   */
+  readonly latestVersionsOnly?: boolean
 }
 
 /** One matched field of a hit, for `matchedFields`. */

@@ -1,9 +1,9 @@
 import { InvalidInputError } from '@catalog/core'
 import {
+  expandField,
   type FilterInput,
   filterNamesRemoved,
   isKnownField,
-  type NormalizedFilter,
   normalizeFilter,
 } from './filters.js'
 import { checkLimit, SEARCH_LIMITS } from './limits.js'
@@ -74,26 +74,24 @@ export interface BrowseV2Params {
 }
 
 /** The field saying whether a version is its set's latest (`versionProperties.isLatest`). */
-const IS_LATEST = 'isLatest'
+export const IS_LATEST = 'isLatest'
 
 /**
- * `filter` narrowed to latest versions (DataHub's default): every group also asks `isLatest` not
- * to be false, so entities that are no version, or the latest one, match. Unchanged when the flag
- * is false, when no searched type has versions, or when the filter names `isLatest` itself.
+ * `req` with its filter narrowed to latest versions (the request's `latestVersionsOnly`): every
+ * group also asks `isLatest` not to be false, so entities that are no version, or the latest
+ * one, match.
  */
-function latestVersionsOnly(
-  filter: NormalizedFilter,
-  flag: boolean | undefined,
-  isField: (name: string) => boolean,
-): NormalizedFilter {
-  if (flag === false || !isField(IS_LATEST)) return filter
-  if (filter.or.some((g) => g.some((c) => c.field === IS_LATEST))) return filter
-  const [notOld] = normalizeFilter(
-    { criteria: [{ field: IS_LATEST, values: ['false'], negated: true }] },
-    isField,
-  ).or
-  if (!notOld) return filter
-  return { or: filter.or.length > 0 ? filter.or.map((g) => [...g, ...notOld]) : [notOld] }
+export function latestVersionsOnly(req: SearchRequest): SearchRequest {
+  const notOld = {
+    field: IS_LATEST,
+    fields: expandField(IS_LATEST),
+    values: ['false'],
+    condition: 'EQUAL' as const,
+    negated: true,
+  }
+  const or = req.filter.or.length > 0 ? req.filter.or.map((g) => [...g, notOld]) : [[notOld]]
+  const { latestVersionsOnly: _applied, ...rest } = req
+  return { ...rest, filter: { or } }
 }
 
 /**
@@ -120,7 +118,12 @@ export class RequestBuilder {
     checkPage('start', p.start, 'count', p.count)
     const isField = (name: string) => specs.some((s) => s.fields.has(name))
     const query = parseQuery(p.input, (name) => name === 'urn' || isKnownField(name, isField))
-    const filter = latestVersionsOnly(normalizeFilter(p.filter, isField), p.filterNonLatestVersions, isField)
+    const filter = normalizeFilter(p.filter, isField)
+    // DataHub's default: versions that are not the latest are left out (unless the filter asks about them).
+    const latestOnly =
+      p.filterNonLatestVersions !== false &&
+      isField(IS_LATEST) &&
+      !filter.or.some((g) => g.some((c) => c.field === IS_LATEST))
     if (p.sort && !isKnownField(p.sort.field, isField))
       throw new InvalidInputError(`Unknown sort field '${p.sort.field}'`)
     const maxFacetValues = p.maxAggValues ?? DEFAULT_FACET_VALUES
@@ -147,6 +150,7 @@ export class RequestBuilder {
       facets,
       maxFacetValues,
       ...(p.sort ? { sort: p.sort } : {}),
+      ...(latestOnly ? { latestVersionsOnly: true } : {}),
     }
   }
 

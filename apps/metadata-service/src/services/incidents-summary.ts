@@ -1,14 +1,7 @@
 import { canonicalJson, type EntitySpec, type Registry } from '@catalog/core'
-import type {
-  EntityDefaults,
-  MetadataStore,
-  Mutation,
-  PatchAspect,
-  UpsertAspect,
-  WriteBatch,
-} from '@catalog/store'
+import type { EntityDefaults, MetadataStore, Mutation, PatchAspect, WriteBatch } from '@catalog/store'
 import { LazyDefaults } from './lazy-defaults.js'
-import { appended, HookRaceError, type WriteHook, type WritePlan } from './write-hooks.js'
+import { appended, HookRaceError, mayBeDropped, type WriteHook, type WritePlan } from './write-hooks.js'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined =>
@@ -269,12 +262,6 @@ function predicted(
     },
   }
   return { mutation, value }
-}
-
-/** An upsert the store skips when something is there already (`If-None-Match: *`): it leaves what was there. */
-function mayBeDropped(m: UpsertAspect): boolean {
-  const p = m.precondition
-  return p !== undefined && p.require !== 'latest-unchanged' && p.drop === true
 }
 
 /** Each incident whose `incidentInfo` the mutations write, with what it is after them (the last write wins). */

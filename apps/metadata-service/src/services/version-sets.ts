@@ -1,7 +1,7 @@
 import { type Registry, ValidationError } from '@catalog/core'
 import type { EntityDefaults, MetadataStore, Mutation, UpsertAspect, WriteBatch } from '@catalog/store'
 import { LazyDefaults } from './lazy-defaults.js'
-import { appended, HookRaceError, type WriteHook, type WritePlan } from './write-hooks.js'
+import { appended, HookRaceError, mayBeDropped, type WriteHook, type WritePlan } from './write-hooks.js'
 
 type Json = Record<string, unknown>
 
@@ -179,12 +179,6 @@ export class VersionSets implements WriteHook {
 
 /** A version set that changed between the read and the write: the call is planned again. */
 const changed = (set: string) => new HookRaceError(`The version set ${set} changed meanwhile; write again`)
-
-/** An upsert the store skips when something is there already (`If-None-Match: *`): no upkeep for it. */
-function mayBeDropped(m: UpsertAspect): boolean {
-  const p = m.precondition
-  return p !== undefined && p.require !== 'latest-unchanged' && p.drop === true
-}
 
 /** An upsert of `versionProperties` with `isLatest` set. */
 function withLatest(m: UpsertAspect, isLatest: boolean): UpsertAspect {

@@ -1,5 +1,5 @@
 import { ConflictError } from '@catalog/core'
-import type { WriteBatch } from '@catalog/store'
+import type { UpsertAspect, WriteBatch } from '@catalog/store'
 
 /**
  * What a write hook adds to a batch (DataHub's MCL hooks and side effects, kept in the write
@@ -37,3 +37,9 @@ export class HookRaceError extends ConflictError {}
 
 /** How many times a call whose hooks lost a race is planned and written again before its 409. */
 export const WRITE_ATTEMPTS = 8
+
+/** An upsert the store skips when something is there already (`If-None-Match: *`): it may leave what was there. */
+export function mayBeDropped(m: UpsertAspect): boolean {
+  const p = m.precondition
+  return p !== undefined && p.require !== 'latest-unchanged' && p.drop === true
+}

@@ -3,16 +3,8 @@ import { assertionAssertee, type EntityRef, InvalidInputError, NotFoundError } f
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import type { EntitySource } from '../mappers/common.js'
-import { referenceRemovals } from './entity-references.js'
-import {
-  currentAspect,
-  deleteEntity,
-  resolveInput,
-  schemaFieldUrn,
-  typedRef,
-  upsert,
-  write,
-} from './support.js'
+import { deleteWithReferences } from './entity-references.js'
+import { currentAspect, resolveInput, schemaFieldUrn, typedRef, upsert, write } from './support.js'
 
 interface UpsertCustomAssertionInput {
   readonly entityUrn: string
@@ -124,9 +116,7 @@ async function reportAssertionResult(
  * assertion that does not exist is deleted already (true).
  */
 async function deleteAssertion(_: unknown, args: { urn: string }, ctx: CatalogContext): Promise<boolean> {
-  const assertion = assertionRef(ctx, args.urn)
-  if (!(await ctx.client.exists(assertion.urn))) return true
-  await write(ctx, [...(await referenceRemovals(ctx, assertion)), deleteEntity(assertion)])
+  await deleteWithReferences(ctx, assertionRef(ctx, args.urn))
   return true
 }
 

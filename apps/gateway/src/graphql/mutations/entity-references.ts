@@ -1,6 +1,7 @@
 import type { EntityRef } from '@catalog/core'
 import type { AspectValue, MetadataProposal } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
+import { deleteEntity, write } from './support.js'
 
 /** Referring entities looked at, at most (DataHub caps its graph query the same way). */
 const MAX_REFERRERS = 10_000
@@ -92,4 +93,13 @@ function without(value: unknown, urn: string): unknown {
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v)
+}
+
+/**
+ * A hard delete of `target` with the references other entities' aspects hold to it (DataHub's
+ * delete with `deleteReferences`), in one write; a `target` that does not exist is deleted already.
+ */
+export async function deleteWithReferences(ctx: CatalogContext, target: EntityRef): Promise<void> {
+  if (!(await ctx.client.exists(target.urn))) return
+  await write(ctx, [...(await referenceRemovals(ctx, target)), deleteEntity(target)])
 }

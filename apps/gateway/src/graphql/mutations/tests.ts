@@ -4,8 +4,8 @@ import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import type { EntitySource } from '../mappers/common.js'
 import { listEntities, requirePlatformPrivilege } from '../resolvers/users-groups.js'
-import { referenceRemovals } from './entity-references.js'
-import { deleteEntity, typedRef, upsert, write } from './support.js'
+import { deleteWithReferences } from './entity-references.js'
+import { typedRef, upsert, write } from './support.js'
 
 interface TestInput {
   readonly id?: string | null
@@ -64,9 +64,7 @@ async function updateTest(
  * (the entities' `testResults`), MANAGE_TESTS. A test that does not exist is deleted already.
  */
 async function deleteTest(_: unknown, args: { urn: string }, ctx: CatalogContext): Promise<boolean> {
-  const test = testRef(ctx, args.urn)
-  if (!(await ctx.client.exists(test.urn))) return true
-  await write(ctx, [...(await referenceRemovals(ctx, test)), deleteEntity(test)])
+  await deleteWithReferences(ctx, testRef(ctx, args.urn))
   return true
 }
 
