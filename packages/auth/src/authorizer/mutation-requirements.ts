@@ -347,6 +347,8 @@ const RULES: Readonly<Record<string, Rule>> = {
   // the platform privilege of what a dedicated mutation guards (policies, secrets, roles...).
   patchEntity: (a) => patchRequirements([input(a)]),
   patchEntities: (a) => patchRequirements(rowsOf(a.input)),
+  // Data contracts (DataContractUtils.canEditDataContract): on the entity the contract is for.
+  upsertDataContract: (a) => [editOf(input(a).entityUrn, 'EDIT_ENTITY_DATA_CONTRACT')],
   // Asset versions (AuthUtil.isAPIAuthorizedEntityUrns UPDATE): on the set and the entity.
   linkAssetVersion: (a) => eachUrn([input(a).versionSet, input(a).linkedEntity], 'EDIT_ENTITY'),
   unlinkAssetVersion: (a) => eachUrn([input(a).versionSet, input(a).unlinkedEntity], 'EDIT_ENTITY'),

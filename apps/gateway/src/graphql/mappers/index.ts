@@ -6,6 +6,7 @@ import {
   DOMAIN_MAPPING,
   GLOSSARY_NODE_MAPPING,
 } from './containers.js'
+import { DATA_CONTRACT_MAPPING } from './data-contract.js'
 import { DATA_FLOW_MAPPING, DATA_JOB_MAPPING } from './data-process.js'
 import { DATA_PROCESS_INSTANCE_MAPPING } from './data-process-instance.js'
 import { DATASET_MAPPING } from './dataset.js'
@@ -69,6 +70,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['test', TEST_MAPPING],
       ['dataHubExecutionRequest', EXECUTION_REQUEST_MAPPING],
       ['versionSet', VERSION_SET_MAPPING],
+      ['dataContract', DATA_CONTRACT_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

@@ -6,6 +6,7 @@ import type { EntitySource, Mapped } from '../mappers/common.js'
 import { type FieldFn, MAPPINGS } from '../mappers/index.js'
 import { dataProductEntities } from '../mutations/data-product-assets.js'
 import { assertionRunEvents, entityAssertions } from './entity-fields/assertions.js'
+import { datasetContract } from './entity-fields/data-contract.js'
 import { glossaryChildrenCount } from './entity-fields/glossary-children.js'
 import { entityIncidents } from './entity-fields/incidents.js'
 import { containerEntities, domainEntities } from './entity-fields/member-entities.js'
@@ -36,6 +37,7 @@ const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     assertions: entityAssertions,
     runs: datasetRuns,
     testResults: entityTestResults,
+    contract: datasetContract,
   },
   DataJob: { runs: templateRuns },
   DataFlow: { runs: templateRuns },
@@ -92,9 +94,14 @@ export function entityQueries(): Record<string, unknown> {
         // Types DataHub's schema has no root query of.
         .filter(
           (n) =>
-            !['ownershipType', 'dataHubAccessToken', 'query', 'incident', 'dataHubExecutionRequest'].includes(
-              n,
-            ),
+            ![
+              'ownershipType',
+              'dataHubAccessToken',
+              'query',
+              'incident',
+              'dataHubExecutionRequest',
+              'dataContract',
+            ].includes(n),
         )
         .map((n) => [n === 'corpuser' ? 'corpUser' : n, entityQuery(n)]),
     ),

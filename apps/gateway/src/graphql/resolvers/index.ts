@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql'
 import { accessTokenMutations, accessTokenQueries } from '../mutations/access-tokens.js'
 import { assertionMutations } from '../mutations/assertions.js'
 import { corpPropertyMutations } from '../mutations/corp-properties.js'
+import { dataContractMutations } from '../mutations/data-contracts.js'
 import { dataProductAssetQueries } from '../mutations/data-product-assets.js'
 import { dataProductMutations } from '../mutations/data-products.js'
 import { deprecationMutations } from '../mutations/deprecation.js'
@@ -143,6 +144,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...ingestionMutations,
       ...secretMutations,
       ...versionSetMutations,
+      ...dataContractMutations,
       ...operationMutations,
       ...queryMutations,
       ...globalSettingsMutations,
