@@ -13,6 +13,7 @@ import { containerEntities, domainEntities } from './entity-fields/member-entiti
 import { entityPrivileges } from './entity-fields/privileges.js'
 import { entityRelationships } from './entity-fields/relationships.js'
 import { datasetRuns, runState, templateRuns } from './entity-fields/runs.js'
+import { dashboardStatsSummary, datasetStatsSummary } from './entity-fields/stats-summary.js'
 import { entityTestResults } from './entity-fields/test-results.js'
 import { datasetProfilesField, operationsField } from './entity-fields/timeseries.js'
 import { usageStatsField } from './entity-fields/usage-stats.js'
@@ -38,8 +39,10 @@ const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>
     runs: datasetRuns,
     testResults: entityTestResults,
     contract: datasetContract,
+    statsSummary: datasetStatsSummary,
   },
   DataJob: { runs: templateRuns },
+  Dashboard: { statsSummary: dashboardStatsSummary },
   DataFlow: { runs: templateRuns },
   DataProcessInstance: { state: runState },
   Assertion: { runEvents: assertionRunEvents },
