@@ -8,13 +8,13 @@ import {
   type AuditStamp,
   type ChangeKind,
   type ChangeLogEntry,
-  canonicalJson,
   InvalidInputError,
   NO_RUN_ID,
   type StoredAspect,
   type SystemMetadata,
   type TimeseriesRow,
 } from '@catalog/core'
+import { timeseriesKey as keyOfValue } from '@catalog/store'
 import neo4j, { type Integer } from 'neo4j-driver'
 
 /** An `(:Aspect)` node's properties. */
@@ -102,14 +102,12 @@ export function toTimeseriesRow(
 }
 
 /**
- * The key properties of a time-series row beyond (entityType, aspect, urn, timestamp):
- * DataHub's partition (canonical JSON of `partitionSpec`, '' when absent) and `messageId`.
+ * The key properties of a time-series row beyond (entityType, aspect, urn, timestamp): DataHub's
+ * partition with its event granularity, and `messageId` (see `timeseriesKey` of the store port).
  */
 export function timeseriesKey(row: TimeseriesRow): { partition: string; messageId: string } {
-  return {
-    partition: row.value.partitionSpec === undefined ? '' : canonicalJson(row.value.partitionSpec),
-    messageId: typeof row.value.messageId === 'string' ? row.value.messageId : '',
-  }
+  const { partition, messageId } = keyOfValue(row.value)
+  return { partition, messageId }
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from '@catalog/core'
 import type { Mutation, UpsertAspect, WriteBatch, WriteOutcome } from '@catalog/store'
-import { patchToUpsert } from '@catalog/store'
+import { patchToUpsert, timeseriesKey } from '@catalog/store'
 import Database from 'better-sqlite3'
 import { STORE_DDL } from './schema.js'
 import { BULK_DDL, type BulkProgress, bulkStatements } from './sqlite-bulk-import-ddl.js'
@@ -16,6 +16,7 @@ import { openStoreSchema } from './sqlite-schema.js'
 import { type SystemMetadataCodec, systemMetadataCodec } from './sqlite-system-metadata.js'
 import { UrnIds } from './sqlite-urn-ids.js'
 import { prepareWrites } from './sqlite-write-statements.js'
+import { deleteLegacy } from './sqlite-writer.js'
 
 export type { BulkProgress } from './sqlite-bulk-import-ddl.js'
 
@@ -290,8 +291,8 @@ export class SqliteBulkImport {
           throw new ValidationError('a rollback cannot be imported')
         case 'timeseries': {
           const r = m.row
-          const partition = r.value.partitionSpec === undefined ? '' : canonicalJson(r.value.partitionSpec)
-          const messageId = typeof r.value.messageId === 'string' ? r.value.messageId : ''
+          const { partition, messageId, legacyPartition } = timeseriesKey(r.value)
+          if (legacyPartition !== undefined) deleteLegacy(w, r, legacyPartition, messageId)
           w.upsertTimeseries.run(
             r.entityType,
             r.aspect,

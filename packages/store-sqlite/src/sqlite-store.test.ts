@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { OverloadedError, statusOf } from '@catalog/core'
 import { runStoreContract } from '@catalog/store/contract'
+import Database from 'better-sqlite3'
 import t from 'tap'
 import { SqliteMetadataStore } from './sqlite-store.js'
 
@@ -172,5 +173,68 @@ t.test(
       t.equal(new TextDecoder().decode(small), '{"description":"small"}')
       t.equal(absent, undefined)
     }
+  },
+)
+
+t.test(
+  'sqlite: a bucket stored before its granularity was in the key is replaced by its rewrite',
+  async (t) => {
+    const file = join(dir, 'legacy-bucket.db')
+    const store = new SqliteMetadataStore({ file })
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,legacy,PROD)'
+    const value = (n: number) => ({
+      timestampMillis: 100,
+      eventGranularity: { unit: 'DAY', multiple: 1 },
+      totalSqlQueries: n,
+    })
+    const created = { time: 1, actor: 'urn:li:corpuser:datahub' }
+    await store.write({
+      mutations: [
+        {
+          kind: 'timeseries',
+          row: {
+            urn,
+            entityType: 'dataset',
+            aspect: 'datasetUsageStatistics',
+            timestampMillis: 100,
+            value: value(1),
+          },
+        },
+      ],
+      created,
+    })
+    await store.close()
+    // As the layouts before kept it: the partition alone as the key.
+    const db = new Database(file)
+    db.prepare("UPDATE timeseries SET partition_key = '' WHERE urn = ?").run(urn)
+    db.close()
+    const reopened = new SqliteMetadataStore({ file })
+    t.teardown(() => reopened.close())
+    await reopened.write({
+      mutations: [
+        {
+          kind: 'timeseries',
+          row: {
+            urn,
+            entityType: 'dataset',
+            aspect: 'datasetUsageStatistics',
+            timestampMillis: 100,
+            value: value(2),
+          },
+        },
+      ],
+      created,
+    })
+    const rows = await reopened.timeseries({
+      urn,
+      entityType: 'dataset',
+      aspect: 'datasetUsageStatistics',
+      limit: 10,
+    })
+    t.same(
+      rows.map((r) => r.value.totalSqlQueries),
+      [2],
+      'one value, not two',
+    )
   },
 )

@@ -63,5 +63,11 @@ export function prepareWrites(db: Database.Database) {
       `INSERT OR REPLACE INTO timeseries (entity_type, aspect, urn, timestamp_millis, partition_key, message_id, value, system_metadata)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    /** A bucketed value keyed as before its granularity was part of the key (replaced by its rewrite). */
+    deleteLegacyTimeseries: db.prepare(
+      `DELETE FROM timeseries WHERE entity_type = ? AND aspect = ? AND urn = ? AND timestamp_millis = ?
+         AND partition_key = ? AND message_id = ? AND json_extract(value, '$.eventGranularity.unit') = ?
+         AND coalesce(json_extract(value, '$.eventGranularity.multiple'), 1) = ?`,
+    ),
   }
 }

@@ -11,7 +11,7 @@ import type {
   WriteBatch,
   WriteOutcome,
 } from '@catalog/store'
-import { isLatestUnchanged, LatestChangedError, patchToUpsert } from '@catalog/store'
+import { isLatestUnchanged, LatestChangedError, patchToUpsert, timeseriesKey } from '@catalog/store'
 import type Database from 'better-sqlite3'
 import { BatchUrnIds } from './sqlite-batch-urn-ids.js'
 import { MultiRowInsert } from './sqlite-multi-row-insert.js'
@@ -352,8 +352,8 @@ export class SqliteWriter {
   }
 
   private appendTimeseries(row: TimeseriesRow): void {
-    const partition = row.value.partitionSpec === undefined ? '' : canonicalJson(row.value.partitionSpec)
-    const messageId = typeof row.value.messageId === 'string' ? row.value.messageId : ''
+    const { partition, messageId, legacyPartition } = timeseriesKey(row.value)
+    if (legacyPartition !== undefined) deleteLegacy(this.s, row, legacyPartition, messageId)
     this.s.upsertTimeseries.run(
       row.entityType,
       row.aspect,
@@ -370,6 +370,26 @@ export class SqliteWriter {
   log(urn: string, entityType: string, aspect: string, json: string, created: AuditStamp): void {
     this.s.log.run(urn, entityType, aspect, 'UPSERT', json, 0, created.time, created.actor, null)
   }
+}
+
+/** The row a bucketed value had under the key layout without its granularity (its rewrite replaces it). */
+export function deleteLegacy(
+  s: Pick<ReturnType<typeof prepareWrites>, 'deleteLegacyTimeseries'>,
+  row: TimeseriesRow,
+  legacyPartition: string,
+  messageId: string,
+): void {
+  const granularity = row.value.eventGranularity as { unit?: unknown; multiple?: unknown }
+  s.deleteLegacyTimeseries.run(
+    row.entityType,
+    row.aspect,
+    row.urn,
+    row.timestampMillis,
+    legacyPartition,
+    messageId,
+    String(granularity.unit),
+    typeof granularity.multiple === 'number' ? granularity.multiple : 1,
+  )
 }
 
 /** A write whose precondition failed: skipped when it asked to be dropped, refused otherwise. */

@@ -42,6 +42,40 @@ export function runTimeseriesContract(t: Test, store: () => MetadataStore, facto
       created,
     })
 
+  t.test('time series: a bucket and the absolute value of one time are two values', async (t) => {
+    const spec = { partitionSpec: { partition: 'FULL_TABLE_SNAPSHOT', type: 'FULL_TABLE' } }
+    const values = (rows: Mutation[]) => store().write({ mutations: rows, created })
+    await values([
+      row(DS, 'datasetUsageStatistics', 500, { ...spec, totalSqlQueries: 16 }),
+      row(DS, 'datasetUsageStatistics', 500, {
+        ...spec,
+        eventGranularity: { unit: 'WEEK', multiple: 1 },
+        totalSqlQueries: 1,
+      }),
+    ])
+    const read = async () =>
+      (
+        await store().timeseries({
+          urn: DS,
+          entityType: 'dataset',
+          aspect: 'datasetUsageStatistics',
+          limit: 10,
+        })
+      )
+        .map((r) => r.value.totalSqlQueries)
+        .sort()
+    t.same(await read(), [1, 16], 'as DataHub keys them: with their granularity')
+    // Written again (same time, partition and granularity): replaced, not added.
+    await values([
+      row(DS, 'datasetUsageStatistics', 500, {
+        ...spec,
+        eventGranularity: { multiple: 1, unit: 'WEEK' },
+        totalSqlQueries: 2,
+      }),
+    ])
+    t.same(await read(), [16, 2], 'the bucket replaced')
+  })
+
   t.test('time series: filters on value fields, sort by a field', async (t) => {
     await seed()
     const ts = async (over: Partial<TimeseriesQuery>) => (await profiles(over)).map((r) => r.timestampMillis)
