@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, ingestGolden, type Json } from '../helpers/build.js'
+import { build, ingestExamples, ingestGolden, type Json } from '../helpers/build.js'
 import { gql, ingestAspect } from '../helpers/mutation-kit.js'
 
 /**
@@ -117,4 +117,58 @@ t.test("a glossary node's children counts; a native user", async (t) => {
   )
   t.same(users.data, { corpUser: { isNativeUser: true }, other: { isNativeUser: false } })
   t.notOk(JSON.stringify(users).includes('aGFzaA'), 'credentials never answered')
+})
+
+t.test("an ML model's card from DataHub's bootstrap example", async (t) => {
+  const { app } = await build(t)
+  await ingestExamples(app, 'bootstrap')
+  const answer = await gql(
+    app,
+    `{ mlModel(urn: "urn:li:mlModel:(urn:li:dataPlatform:science,scienceModel,PROD)") {
+      intendedUse { primaryUses primaryUsers outOfScopeUses }
+      metrics { performanceMeasures decisionThreshold }
+      trainingData { dataset motivation preProcessing }
+      evaluationData { dataset motivation }
+      ethicalConsiderations { data humanLife mitigations risksAndHarms useCases }
+      caveatsAndRecommendations { caveats { caveatDescription } recommendations idealDatasetCharacteristics }
+      cost { costType costValue { costId costCode } }
+      factorPrompts { relevantFactors { groups } }
+      quantitativeAnalyses { unitaryResults { ... on StringBox { stringValue } } }
+      sourceCode { sourceCode { type sourceCodeUrl } } } }`,
+  )
+  t.notOk(answer.errors, 'no errors')
+  t.same(answer.data.mlModel, {
+    intendedUse: {
+      primaryUses: ['Sample Model', 'Primary Use'],
+      primaryUsers: ['ENTERPRISE'],
+      outOfScopeUses: ['Production Deployment'],
+    },
+    metrics: { performanceMeasures: ['performanceMeasures'], decisionThreshold: ['decisionThreshold'] },
+    trainingData: [
+      {
+        dataset: 'urn:li:dataset:(urn:li:dataPlatform:hive,pageViewsHive,PROD)',
+        motivation: 'For science!',
+        preProcessing: ['Aggregation'],
+      },
+    ],
+    evaluationData: [
+      { dataset: 'urn:li:dataset:(urn:li:dataPlatform:hive,pageViewsHive,PROD)', motivation: null },
+    ],
+    ethicalConsiderations: {
+      data: ['data'],
+      humanLife: ['humanLife'],
+      mitigations: ['mitigations'],
+      risksAndHarms: ['risksAndHarms'],
+      useCases: ['useCases'],
+    },
+    caveatsAndRecommendations: {
+      caveats: null,
+      recommendations: 'recommendations',
+      idealDatasetCharacteristics: ['idealDatasetCharacteristics'],
+    },
+    cost: { costType: 'ORG_COST_TYPE', costValue: { costId: null, costCode: 'sampleCostCode' } },
+    factorPrompts: null,
+    quantitativeAnalyses: null,
+    sourceCode: null,
+  })
 })

@@ -96,6 +96,129 @@ function namedValues(v: unknown): Mapped[] | null {
   }))
 }
 
+/** The aspects of a model's card (intended use, factors, metrics, data, analyses, ethics, caveats, code, cost). */
+const MODEL_CARD = [
+  'intendedUse',
+  'mlModelFactorPrompts',
+  'mlModelMetrics',
+  'mlModelEvaluationData',
+  'mlModelTrainingData',
+  'mlModelQuantitativeAnalyses',
+  'mlModelEthicalConsiderations',
+  'mlModelCaveatsAndRecommendations',
+  'sourceCode',
+  'cost',
+]
+
+/** A list of strings, or null when absent. */
+const strings = (v: unknown): string[] | null =>
+  Array.isArray(v) ? v.filter((x) => typeof x === 'string') : null
+
+/** A record's string-list members (absent record: null). */
+function stringLists(v: AspectValue | undefined, names: readonly string[]): Mapped | null {
+  return v ? Object.fromEntries(names.map((n) => [n, strings(v[n])])) : null
+}
+
+/** `[BaseData]` of a model's training or evaluation data; null when absent. */
+function baseData(v: unknown): Mapped[] | null {
+  if (!Array.isArray(v)) return null
+  return v.flatMap((d) => {
+    const data = d as AspectValue | null
+    return typeof data?.dataset === 'string'
+      ? [
+          {
+            dataset: data.dataset,
+            motivation: str(data.motivation),
+            preProcessing: strings(data.preProcessing),
+          },
+        ]
+      : []
+  })
+}
+
+/** A `ResultsType` (a union of a string): `StringBox`. */
+function results(v: unknown): Mapped | null {
+  const value = typeof v === 'string' ? v : str((v as AspectValue | null)?.string)
+  return value !== null ? { __typename: 'StringBox', stringValue: value } : null
+}
+
+/** The model-card fields of a model, as DataHub's MLModelMapper maps its card aspects; each null when absent. */
+function modelCard(a: Readonly<Record<string, AspectValue>>): Mapped {
+  const factors = (v: unknown) =>
+    Array.isArray(v)
+      ? v.map((f) => stringLists(f as AspectValue, ['groups', 'instrumentation', 'environment']))
+      : null
+  const caveats = a.mlModelCaveatsAndRecommendations
+  const details = caveats?.caveats as AspectValue | undefined
+  const cost = a.cost
+  const costValue = cost?.cost as AspectValue | undefined
+  return {
+    intendedUse: a.intendedUse
+      ? {
+          primaryUses: strings(a.intendedUse.primaryUses),
+          primaryUsers: strings(a.intendedUse.primaryUsers),
+          outOfScopeUses: strings(a.intendedUse.outOfScopeUses),
+        }
+      : null,
+    factorPrompts: a.mlModelFactorPrompts
+      ? {
+          relevantFactors: factors(a.mlModelFactorPrompts.relevantFactors),
+          evaluationFactors: factors(a.mlModelFactorPrompts.evaluationFactors),
+        }
+      : null,
+    metrics: stringLists(a.mlModelMetrics, ['performanceMeasures', 'decisionThreshold']),
+    evaluationData: baseData(a.mlModelEvaluationData?.evaluationData),
+    trainingData: baseData(a.mlModelTrainingData?.trainingData),
+    quantitativeAnalyses: a.mlModelQuantitativeAnalyses
+      ? {
+          unitaryResults: results(a.mlModelQuantitativeAnalyses.unitaryResults),
+          intersectionalResults: results(a.mlModelQuantitativeAnalyses.intersectionalResults),
+        }
+      : null,
+    ethicalConsiderations: stringLists(a.mlModelEthicalConsiderations, [
+      'data',
+      'humanLife',
+      'mitigations',
+      'risksAndHarms',
+      'useCases',
+    ]),
+    caveatsAndRecommendations: caveats
+      ? {
+          caveats: details
+            ? {
+                needsFurtherTesting:
+                  typeof details.needsFurtherTesting === 'boolean' ? details.needsFurtherTesting : null,
+                caveatDescription: str(details.caveatDescription),
+                groupsNotRepresented: strings(details.groupsNotRepresented),
+              }
+            : null,
+          recommendations: str(caveats.recommendations),
+          idealDatasetCharacteristics: strings(caveats.idealDatasetCharacteristics),
+        }
+      : null,
+    sourceCode: a.sourceCode
+      ? {
+          sourceCode: (Array.isArray(a.sourceCode.sourceCode) ? a.sourceCode.sourceCode : []).flatMap((u) => {
+            const url = u as AspectValue | null
+            return typeof url?.type === 'string' && typeof url.sourceCodeUrl === 'string'
+              ? [{ type: url.type, sourceCodeUrl: url.sourceCodeUrl }]
+              : []
+          }),
+        }
+      : null,
+    cost:
+      cost && typeof cost.costType === 'string'
+        ? {
+            costType: cost.costType,
+            costValue: {
+              costId: typeof costValue?.costId === 'number' ? costValue.costId : null,
+              costCode: str(costValue?.costCode),
+            },
+          }
+        : null,
+  }
+}
+
 function mapModel(e: LoadedEntity): Mapped {
   const p = e.aspects.mlModelProperties
   return {
@@ -104,6 +227,7 @@ function mapModel(e: LoadedEntity): Mapped {
     platform: { urn: e.key.platform },
     origin: e.key.origin,
     versionProperties: versionProperties(e.aspects.versionProperties),
+    ...modelCard(e.aspects),
     description: str(p?.description),
     properties: p
       ? {
@@ -176,7 +300,7 @@ export const ML_FEATURE_TABLE_MAPPING: EntityMapping = {
 export const ML_MODEL_MAPPING: EntityMapping = {
   typeName: 'MLModel',
   entityType: 'MLMODEL',
-  aspects: [...COMMON, 'mlModelProperties', 'editableMlModelProperties', 'versionProperties'],
+  aspects: [...COMMON, 'mlModelProperties', 'editableMlModelProperties', 'versionProperties', ...MODEL_CARD],
   map: mapModel,
 }
 
