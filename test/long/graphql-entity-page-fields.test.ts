@@ -172,3 +172,52 @@ t.test("an ML model's card from DataHub's bootstrap example", async (t) => {
     sourceCode: null,
   })
 })
+
+t.test('lastIngested: when an ingestion run last wrote the entity', async (t) => {
+  const { app } = await build(t)
+  const DS = 'urn:li:dataset:(urn:li:dataPlatform:hive,synced,PROD)'
+  const MANUAL = 'urn:li:dataset:(urn:li:dataPlatform:hive,edited,PROD)'
+  const write = (urn: string, aspectName: string, value: Json, systemMetadata?: Json) =>
+    app.inject({
+      method: 'POST',
+      url: '/aspects?action=ingestProposal',
+      payload: {
+        proposal: {
+          entityType: 'dataset',
+          entityUrn: urn,
+          changeType: 'UPSERT',
+          aspectName,
+          aspect: { value: JSON.stringify(value), contentType: 'application/json' },
+          ...(systemMetadata ? { systemMetadata } : {}),
+        },
+      },
+    })
+  await write(
+    DS,
+    'datasetProperties',
+    { name: 'synced' },
+    { runId: 'hive-run-1', lastObserved: 1_700_000_000_000 },
+  )
+  await write(DS, 'schemaMetadata', schema(), { runId: 'hive-run-2', lastObserved: 1_700_000_500_000 })
+  // A later edit without a run (a UI edit) is no ingestion.
+  await write(DS, 'editableDatasetProperties', { description: 'edited' })
+  await write(MANUAL, 'datasetProperties', { name: 'edited' })
+  const answer = await gql(
+    app,
+    `{ a: dataset(urn: "${DS}") { lastIngested } b: dataset(urn: "${MANUAL}") { lastIngested } }`,
+  )
+  t.same(answer.data, { a: { lastIngested: 1_700_000_500_000 }, b: { lastIngested: null } })
+})
+
+function schema(): Json {
+  return {
+    schemaName: 'synced',
+    platform: 'urn:li:dataPlatform:hive',
+    version: 0,
+    hash: '',
+    platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+    fields: [
+      { fieldPath: 'id', nativeDataType: 'int', type: { type: { 'com.linkedin.schema.NumberType': {} } } },
+    ],
+  }
+}

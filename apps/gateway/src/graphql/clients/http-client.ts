@@ -1,18 +1,19 @@
 import { InvalidInputError, type Registry } from '@catalog/core'
-import type {
-  AspectValue,
-  EntityAspects,
-  LineageAnswer,
-  LineageQuery,
-  MetadataClient,
-  MetadataProposal,
-  RelationshipsAnswer,
-  RelationshipsQuery,
-  SchemaFieldLookup,
-  TimelineQuery,
-  TimelineTransaction,
-  TimeseriesQuery,
-  UsageAnswer,
+import {
+  type AspectValue,
+  type EntityAspects,
+  type LineageAnswer,
+  type LineageQuery,
+  lastObservedOfRuns,
+  type MetadataClient,
+  type MetadataProposal,
+  type RelationshipsAnswer,
+  type RelationshipsQuery,
+  type SchemaFieldLookup,
+  type TimelineQuery,
+  type TimelineTransaction,
+  type TimeseriesQuery,
+  type UsageAnswer,
 } from './metadata-client.js'
 import { restCall } from './rest-call.js'
 
@@ -109,6 +110,13 @@ export class HttpMetadataClient implements MetadataClient {
     const { urn, categories, startTime, endTime } = query
     const path = `/openapi/v2/timeline/v1/${enc(urn)}?categories=${categories.map(enc).join(',')}&startTime=${startTime}&endTime=${endTime}`
     return (await this.call('GET', path)) as TimelineTransaction[]
+  }
+
+  async lastIngested(urn: string): Promise<number | null> {
+    const body = (await this.call('GET', `/entitiesV2/${enc(urn)}`)) as {
+      aspects?: Record<string, { systemMetadata?: Record<string, unknown> }>
+    }
+    return lastObservedOfRuns(Object.values(body.aspects ?? {}).map((a) => a.systemMetadata))
   }
 
   async rollbackRun(runId: string, _actor: string): Promise<void> {

@@ -1,18 +1,19 @@
 import { lookUpSchemaField, type MetadataServices } from '@catalog/metadata-service'
-import type {
-  AspectValue,
-  EntityAspects,
-  LineageAnswer,
-  LineageQuery,
-  MetadataClient,
-  MetadataProposal,
-  RelationshipsAnswer,
-  RelationshipsQuery,
-  SchemaFieldLookup,
-  TimelineQuery,
-  TimelineTransaction,
-  TimeseriesQuery,
-  UsageAnswer,
+import {
+  type AspectValue,
+  type EntityAspects,
+  type LineageAnswer,
+  type LineageQuery,
+  lastObservedOfRuns,
+  type MetadataClient,
+  type MetadataProposal,
+  type RelationshipsAnswer,
+  type RelationshipsQuery,
+  type SchemaFieldLookup,
+  type TimelineQuery,
+  type TimelineTransaction,
+  type TimeseriesQuery,
+  type UsageAnswer,
 } from './metadata-client.js'
 
 /** {@link MetadataClient} over the metadata services of this process. */
@@ -103,6 +104,11 @@ export class InProcessMetadataClient implements MetadataClient {
 
   timeline(query: TimelineQuery): Promise<TimelineTransaction[]> {
     return this.services.timeline.timeline({ ...query, categories: query.categories as never, raw: false })
+  }
+
+  async lastIngested(urn: string): Promise<number | null> {
+    const rows = (await this.services.store.latest([urn])).get(urn) ?? []
+    return lastObservedOfRuns(rows.map((r) => r.systemMetadata))
   }
 
   async rollbackRun(runId: string, actor: string): Promise<void> {

@@ -1,4 +1,17 @@
-import type { SystemMetadata } from '@catalog/core'
+import { NO_RUN_ID, type SystemMetadata } from '@catalog/core'
+
+/** The newest `lastObserved` of system metadata written by an ingestion run; null when none. */
+export function lastObservedOfRuns(
+  systemMetadata: ReadonlyArray<Record<string, unknown> | undefined>,
+): number | null {
+  let latest: number | null = null
+  for (const sm of systemMetadata) {
+    if (!sm || typeof sm.lastObserved !== 'number' || typeof sm.runId !== 'string' || sm.runId === NO_RUN_ID)
+      continue
+    if (latest === null || sm.lastObserved > latest) latest = sm.lastObserved
+  }
+  return latest
+}
 
 /** An aspect value as stored (a JSON object). */
 export type AspectValue = Record<string, unknown>
@@ -164,6 +177,11 @@ export interface MetadataClient {
   usage(resource: string, range: string): Promise<UsageAnswer>
   /** The entity's change transactions in the window, oldest first. */
   timeline(query: TimelineQuery): Promise<TimelineTransaction[]>
+  /**
+   * When ingestion last wrote the entity (DataHub's `lastIngested`): the newest `lastObserved` of
+   * its aspects written by an ingestion run (a run id other than DataHub's default); null when none.
+   */
+  lastIngested(urn: string): Promise<number | null>
   /** Undoes what ingestion run `runId` wrote, its entities hard-deleted (DataHub's `rollbackIngestion`). */
   rollbackRun(runId: string, actor: string): Promise<void>
 }

@@ -251,6 +251,12 @@ function parentContainers(first: EntitySource | null): FieldFn {
   }
 }
 
+/** `lastIngested`, read when selected: when ingestion last wrote the entity (null when it never did). */
+const lastIngested =
+  (urn: string): FieldFn =>
+  (_args, ctx) =>
+    ctx.client.lastIngested(urn)
+
 /** The aspects {@link withContext} reads (an entity type without one of them skips it). */
 const CONTEXT_ASPECTS = [
   'domains',
@@ -288,6 +294,7 @@ export function withContext(mapping: EntityMapping): EntityMapping {
         own.structuredProperties = structuredProperties(a.structuredProperties, e.urn)
       if (!('forms' in own)) own.forms = forms(a.forms, e.urn)
       if (!('health' in own)) own.health = health(e.urn, a.incidentsSummary)
+      if (!('lastIngested' in own)) own.lastIngested = lastIngested(e.urn)
       return own
     },
   }
