@@ -184,25 +184,7 @@ export class IngestService {
    * result per mutation of `batch` itself.
    */
   private async commit(batch: WriteBatch): Promise<WriteOutcome> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.commitOnce(batch)
-      } catch (err) {
-        // A hook's guard found what it read changed by another call: plan again on a fresh read.
-        if (!(err instanceof HookRaceError) || attempt >= WRITE_ATTEMPTS) throw err
-      }
-    }
-  }
-
-  private async commitOnce(batch: WriteBatch): Promise<WriteOutcome> {
-    let planned = batch
-    const after: Array<NonNullable<WritePlan['after']>> = []
-    for (const hook of this.hooks) {
-      const plan = await hook.plan(planned)
-      planned = plan.batch
-      if (plan.after) after.push(plan.after)
-    }
-    const outcome = await this.store.write(planned)
+    const { planned, outcome, after } = await this.planAndWrite(batch)
     const results = planned === batch ? outcome.results : outcome.results.slice(0, batch.mutations.length)
     let seq = outcome.seq
     try {
@@ -215,6 +197,27 @@ export class IngestService {
       await this.answered({ results, seq })
     }
     return { results, seq }
+  }
+
+  /**
+   * `batch` with the writes its hooks call for, written. When a hook's guard finds what it read
+   * changed by another call, nothing was written: it is planned again on a fresh read.
+   */
+  private async planAndWrite(batch: WriteBatch) {
+    for (let attempt = 1; ; attempt++) {
+      let planned = batch
+      const after: Array<NonNullable<WritePlan['after']>> = []
+      for (const hook of this.hooks) {
+        const plan = await hook.plan(planned)
+        planned = plan.batch
+        if (plan.after) after.push(plan.after)
+      }
+      try {
+        return { planned, outcome: await this.store.write(planned), after }
+      } catch (err) {
+        if (!(err instanceof HookRaceError) || attempt >= WRITE_ATTEMPTS) throw err
+      }
+    }
   }
 
   private async answered(outcome: WriteOutcome): Promise<WriteOutcome> {

@@ -39,11 +39,13 @@ export class VersionSets implements WriteHook {
   ) {}
 
   async plan(batch: WriteBatch): Promise<WritePlan> {
-    const versions = batch.mutations.flatMap((m, at) =>
-      m.kind === 'upsert' && m.aspect === VERSION && typeof m.value.versionSet === 'string'
-        ? [{ m, at }]
-        : [],
-    )
+    // Every write goes through here: a plain scan, nothing allocated for a batch without versions.
+    const versions: Array<{ m: UpsertAspect; at: number }> = []
+    for (let at = 0; at < batch.mutations.length; at++) {
+      const m = batch.mutations[at] as Mutation
+      if (m.kind === 'upsert' && m.aspect === VERSION && typeof m.value.versionSet === 'string')
+        versions.push({ m, at })
+    }
     if (versions.length === 0) return { batch }
     const states = await this.states([...new Set(versions.map((v) => v.m.value.versionSet as string))])
     const mutations: Mutation[] = [...batch.mutations]
