@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { OverloadedError, statusOf } from '@catalog/core'
+import type { WriteBatch } from '@catalog/store'
 import { runStoreContract } from '@catalog/store/contract'
 import Database from 'better-sqlite3'
 import t from 'tap'
@@ -188,7 +189,7 @@ t.test(
       totalSqlQueries: n,
     })
     const created = { time: 1, actor: 'urn:li:corpuser:datahub' }
-    await store.write({
+    const bucket = (n: number): WriteBatch => ({
       mutations: [
         {
           kind: 'timeseries',
@@ -197,12 +198,13 @@ t.test(
             entityType: 'dataset',
             aspect: 'datasetUsageStatistics',
             timestampMillis: 100,
-            value: value(1),
+            value: value(n),
           },
         },
       ],
       created,
     })
+    await store.write(bucket(1))
     await store.close()
     // As the layouts before kept it: the partition alone as the key.
     const db = new Database(file)
@@ -210,21 +212,7 @@ t.test(
     db.close()
     const reopened = new SqliteMetadataStore({ file })
     t.teardown(() => reopened.close())
-    await reopened.write({
-      mutations: [
-        {
-          kind: 'timeseries',
-          row: {
-            urn,
-            entityType: 'dataset',
-            aspect: 'datasetUsageStatistics',
-            timestampMillis: 100,
-            value: value(2),
-          },
-        },
-      ],
-      created,
-    })
+    await reopened.write(bucket(2))
     const rows = await reopened.timeseries({
       urn,
       entityType: 'dataset',

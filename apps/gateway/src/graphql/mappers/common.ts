@@ -12,9 +12,11 @@ export interface EntitySource {
 
 type Json = Record<string, unknown>
 
-const obj = (v: unknown): Json | undefined =>
+/** `v` when it is a JSON object (not null, not an array); else undefined. */
+export const obj = (v: unknown): Json | undefined =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+/** `v` when it is an array; else empty. */
+export const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 /** A string member or null. */
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 /** A numeric member or null. */

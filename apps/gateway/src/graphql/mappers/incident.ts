@@ -1,12 +1,18 @@
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { LoadedEntity } from '../entity-loader.js'
-import { auditStamp, type EntitySource, enumValue, globalTags, type Mapped, num, ref, str } from './common.js'
+import {
+  auditStamp,
+  type EntitySource,
+  enumValue,
+  globalTags,
+  list,
+  type Mapped,
+  num,
+  obj,
+  ref,
+  str,
+} from './common.js'
 import type { EntityMapping } from './types.js'
-
-type Json = Record<string, unknown>
-const obj = (v: unknown): Json | undefined =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 
 /**
  * DataHub's incident priorities by stored number (`IncidentMapper.mapPriority`): 0 is CRITICAL,

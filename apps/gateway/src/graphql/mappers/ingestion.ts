@@ -1,18 +1,14 @@
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { LoadedEntity } from '../entity-loader.js'
-import { type Mapped, num, ref, str } from './common.js'
+import { stringMapEntries } from './assertion.js'
+import { type Mapped, num, obj, ref, str } from './common.js'
 import type { EntityMapping } from './types.js'
-
-type Json = Record<string, unknown>
-const obj = (v: unknown): Json | undefined =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
 
 export const REQUEST_INPUT = 'dataHubExecutionRequestInput'
 const REQUEST_RESULT = 'dataHubExecutionRequestResult'
 /** A string map as `[StringMapEntry]`; null when absent. */
 export function mapEntries(v: unknown): Mapped[] | null {
-  const map = obj(v)
-  return map ? Object.entries(map).map(([key, value]) => ({ key, value: str(value) })) : null
+  return obj(v) ? stringMapEntries(v) : null
 }
 
 /** DataHub's `ExecutionRequestMapper` of the request's input. */

@@ -1,11 +1,7 @@
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { LoadedEntity } from '../entity-loader.js'
-import { type Mapped, ref, resolvedStamp, str } from './common.js'
+import { type Mapped, obj, ref, resolvedStamp, str } from './common.js'
 import type { EntityMapping } from './types.js'
-
-type Json = Record<string, unknown>
-const obj = (v: unknown): Json | undefined =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
 
 /** DataHub's `VersionTagMapper`: the tag only. */
 const versionTag = (v: unknown): Mapped => ({ versionTag: str(obj(v)?.versionTag) })

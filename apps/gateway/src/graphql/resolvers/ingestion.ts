@@ -1,14 +1,10 @@
 import { ForbiddenError, InvalidInputError, NotFoundError } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
-import { type EntitySource, type Mapped, ownership, ref, str } from '../mappers/common.js'
+import { type EntitySource, type Mapped, obj, ownership, ref, str } from '../mappers/common.js'
 import { mapEntries, REQUEST_INPUT } from '../mappers/ingestion.js'
 import type { FacetFilter } from './search-input.js'
 import { listEntities, requirePlatformPrivilege } from './users-groups.js'
-
-type Json = Record<string, unknown>
-const obj = (v: unknown): Json | undefined =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
 
 export const SOURCE_INFO = 'dataHubIngestionSourceInfo'
 export const SECRET_VALUE = 'dataHubSecretValue'
