@@ -16,6 +16,7 @@ import {
   str,
   subTypes,
 } from './common.js'
+import { accessField } from './role.js'
 import { type EntityMapping, existsField } from './types.js'
 
 type Json = Record<string, unknown>
@@ -57,6 +58,7 @@ function mapContainer(e: LoadedEntity): Mapped {
     deprecation: deprecation(a.deprecation),
     status: status(a.status),
     exists: existsField(e),
+    access: accessField(e.urn),
   }
 }
 

@@ -13,18 +13,16 @@ import {
   lazyAspect,
   type Mapped,
   num,
+  obj,
   ownership,
   ref,
   status,
   str,
   subTypes,
 } from './common.js'
+import { accessField } from './role.js'
 import { type EntityMapping, existsField, type FieldFn } from './types.js'
 import { versionProperties } from './version-set.js'
-
-type Json = Record<string, unknown>
-const obj = (v: unknown): Json | undefined =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
 
 const FIELD_TYPES: Readonly<Record<string, string>> = {
   BooleanType: 'BOOLEAN',
@@ -195,6 +193,7 @@ function mapDataset(e: LoadedEntity): Mapped {
     fineGrainedLineages: lazyAspect(e.urn, 'upstreamLineage', (v) =>
       fineGrainedLineages(v?.fineGrainedLineages),
     ),
+    access: accessField(e.urn),
   }
 }
 

@@ -23,6 +23,7 @@ import {
   subTypes,
 } from './common.js'
 import { schemaField as schemaFieldOf } from './dataset.js'
+import { accessField } from './role.js'
 import { type EntityMapping, existsField } from './types.js'
 
 const ACCESS_LEVELS = ['PUBLIC', 'PRIVATE']
@@ -237,6 +238,7 @@ export const DASHBOARD_MAPPING: EntityMapping = {
   map: (e) => ({
     ...dashboardLike(e, e.aspects.dashboardInfo, e.aspects.editableDashboardProperties),
     dashboardId: e.key.dashboardId,
+    access: accessField(e.urn),
   }),
 }
 

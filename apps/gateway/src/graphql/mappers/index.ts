@@ -32,6 +32,7 @@ import {
 import { NOTEBOOK_MAPPING } from './notebook.js'
 import { DATA_PLATFORM_INSTANCE_MAPPING } from './platform-instance.js'
 import { QUERY_MAPPING } from './query.js'
+import { ROLE_MAPPING } from './role.js'
 import { TEST_MAPPING } from './test.js'
 import type { EntityMapping } from './types.js'
 import { VERSION_SET_MAPPING } from './version-set.js'
@@ -71,6 +72,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['dataHubExecutionRequest', EXECUTION_REQUEST_MAPPING],
       ['versionSet', VERSION_SET_MAPPING],
       ['dataContract', DATA_CONTRACT_MAPPING],
+      ['role', ROLE_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

@@ -12,6 +12,7 @@ import { entityIncidents } from './entity-fields/incidents.js'
 import { containerEntities, domainEntities } from './entity-fields/member-entities.js'
 import { entityPrivileges } from './entity-fields/privileges.js'
 import { entityRelationships } from './entity-fields/relationships.js'
+import { roleAssignedToMe } from './entity-fields/role.js'
 import { datasetRuns, runState, templateRuns } from './entity-fields/runs.js'
 import { dashboardStatsSummary, datasetStatsSummary } from './entity-fields/stats-summary.js'
 import { entityTestResults } from './entity-fields/test-results.js'
@@ -48,6 +49,7 @@ const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>
   Assertion: { runEvents: assertionRunEvents },
   ExecutionRequest: executionRequestFields,
   VersionSet: { versionsSearch },
+  Role: { isAssignedToMe: roleAssignedToMe },
   GlossaryNode: { childrenCount: glossaryChildrenCount },
   Container: { entities: containerEntities },
   CorpUser: { settings: corpUserSettings },

@@ -47,6 +47,7 @@ import { appConfigQueries } from './app-config.js'
 import { autocompleteQueries } from './autocomplete.js'
 import { browseQueries } from './browse.js'
 import { browseV2Queries } from './browse-v2.js'
+import { debugAccessQueries } from './debug-access.js'
 import { domainQueries } from './domains.js'
 import { abstractTypeResolvers, entityFieldResolvers, entityQueries, type Resolvers } from './entities.js'
 import { globalSettingsQueries } from './global-settings.js'
@@ -78,6 +79,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...accessTokenQueries,
       ...nativeUserQueries,
       ...appConfigQueries,
+      ...debugAccessQueries,
       ...meQueries,
       ...stepStateQueries,
       ...searchQueries,
