@@ -24,7 +24,12 @@ export function operationVariables(
 ): Record<string, Json> {
   const fieldOf = variableFields(operation)
   const urnFor = (variable: string): string => {
-    const candidates = [fieldOf.get(variable), ...entityTypesIn(operation.name?.value ?? '', urnsByType)]
+    const field = fieldOf.get(variable)
+    const candidates = [
+      field,
+      field && ROOT_TYPES.get(field),
+      ...entityTypesIn(operation.name?.value ?? '', urnsByType),
+    ]
     for (const c of candidates) {
       const urn = c && urnsByType.get(c.toLowerCase())
       if (urn) return urn
@@ -43,11 +48,20 @@ export function operationVariables(
   return variables
 }
 
+/** Root fields whose entity type is not their name (lower-cased). */
+const ROOT_TYPES = new Map([['connection', 'datahubconnection']])
+
 const DEFAULTS = new Map<string, Json>([
   ['start', 0],
   ['count', 10],
   ['query', '*'],
 ])
+
+/**
+ * Optional input fields the UI always sets (the entity a lineage search starts from, the type an
+ * autocomplete suggests): DataHub fails without them as this catalog does.
+ */
+const SENT = new Set(['urn', 'type'])
 
 function valueFor(name: string, type: GraphQLInputType, urn: () => string, depth: number): Json {
   if (isNonNullType(type)) return valueFor(name, type.ofType, urn, depth)
@@ -59,7 +73,7 @@ function valueFor(name: string, type: GraphQLInputType, urn: () => string, depth
     if (depth > 4) return value
     for (const field of Object.values(type.getFields())) {
       const required = isNonNullType(field.type) && field.defaultValue === undefined
-      if (required || DEFAULTS.has(field.name))
+      if (required || DEFAULTS.has(field.name) || SENT.has(field.name))
         value[field.name] = valueFor(field.name, field.type, urn, depth + 1)
     }
     return value

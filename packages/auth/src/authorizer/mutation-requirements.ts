@@ -422,6 +422,11 @@ const RULES: Readonly<Record<string, Rule>> = {
   cancelIngestionExecutionRequest: INGESTION,
   createTestConnectionRequest: INGESTION,
   rollbackIngestion: INGESTION,
+  upsertConnection: async (): Promise<MutationCheck> => ({
+    requirements: platform('MANAGE_CONNECTIONS'),
+    message:
+      'Unauthorized to upsert Connection. Please contact your DataHub administrator for more information.',
+  }),
   createTest: TESTS,
   updateTest: TESTS,
   deleteTest: TESTS,

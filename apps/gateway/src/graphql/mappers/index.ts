@@ -1,5 +1,6 @@
 import { ASSERTION_MAPPING } from './assertion.js'
 import { withContext } from './associations.js'
+import { CONNECTION_MAPPING } from './connection.js'
 import {
   CONTAINER_MAPPING,
   DATA_PRODUCT_MAPPING,
@@ -73,6 +74,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['versionSet', VERSION_SET_MAPPING],
       ['dataContract', DATA_CONTRACT_MAPPING],
       ['role', ROLE_MAPPING],
+      ['dataHubConnection', CONNECTION_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

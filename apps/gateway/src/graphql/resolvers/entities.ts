@@ -6,6 +6,7 @@ import type { EntitySource, Mapped } from '../mappers/common.js'
 import { type FieldFn, MAPPINGS } from '../mappers/index.js'
 import { dataProductEntities } from '../mutations/data-product-assets.js'
 import { assertionRunEvents, entityAssertions } from './entity-fields/assertions.js'
+import { connectionDetails } from './entity-fields/connection.js'
 import { datasetContract } from './entity-fields/data-contract.js'
 import { glossaryChildrenCount } from './entity-fields/glossary-children.js'
 import { entityIncidents } from './entity-fields/incidents.js'
@@ -50,6 +51,7 @@ const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>
   ExecutionRequest: executionRequestFields,
   VersionSet: { versionsSearch },
   Role: { isAssignedToMe: roleAssignedToMe },
+  DataHubConnection: { details: connectionDetails },
   GlossaryNode: { childrenCount: glossaryChildrenCount },
   Container: { entities: containerEntities },
   CorpUser: { settings: corpUserSettings },
@@ -106,6 +108,7 @@ export function entityQueries(): Record<string, unknown> {
               'incident',
               'dataHubExecutionRequest',
               'dataContract',
+              'dataHubConnection',
             ].includes(n),
         )
         .map((n) => [n === 'corpuser' ? 'corpUser' : n, entityQuery(n)]),

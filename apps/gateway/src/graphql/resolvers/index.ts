@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql'
 import { accessTokenMutations, accessTokenQueries } from '../mutations/access-tokens.js'
 import { assertionMutations } from '../mutations/assertions.js'
+import { connectionMutations, connectionQueries } from '../mutations/connections.js'
 import { corpPropertyMutations } from '../mutations/corp-properties.js'
 import { dataContractMutations } from '../mutations/data-contracts.js'
 import { dataProductAssetQueries } from '../mutations/data-product-assets.js'
@@ -80,6 +81,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...nativeUserQueries,
       ...appConfigQueries,
       ...debugAccessQueries,
+      ...connectionQueries,
       ...meQueries,
       ...stepStateQueries,
       ...searchQueries,
@@ -110,6 +112,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
     },
     Mutation: {
       ...datasetMutations,
+      ...connectionMutations,
       ...descriptionMutations,
       ...tagMutations,
       ...termMutations,

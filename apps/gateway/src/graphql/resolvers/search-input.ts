@@ -6,10 +6,18 @@ import { typeNameOf, typeNameOfStored } from './entities.js'
 
 /**
  * Entity types a search may name: the searchable ones served here. Ingestion runs are not (their
- * recipes and reports are an ingestion manager's: `listExecutionRequests` lists them).
+ * recipes and reports are an ingestion manager's: `listExecutionRequests` lists them), nor
+ * connections (their details are a connection manager's).
  */
 const SEARCHABLE = [...MAPPINGS.keys()].filter(
-  (n) => !['dataPlatform', 'ownershipType', 'dataHubAccessToken', 'dataHubExecutionRequest'].includes(n),
+  (n) =>
+    ![
+      'dataPlatform',
+      'ownershipType',
+      'dataHubAccessToken',
+      'dataHubExecutionRequest',
+      'dataHubConnection',
+    ].includes(n),
 )
 /**
  * Entity types searched when no `types` are given. Assertions, queries, runs, incidents, tests and
