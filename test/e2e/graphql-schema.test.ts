@@ -112,22 +112,21 @@ t.test('a root field not served yet answers an error naming it, never an invente
     method: 'POST',
     url: '/api/graphql',
     payload: {
-      query:
-        '{ listBusinessAttributes(input: {}) { total } businessAttribute(urn: "urn:li:businessAttribute:x") { urn } }',
+      query: '{ getServiceAccount(urn: "urn:li:corpuser:x") { urn } form(urn: "urn:li:form:x") { urn } }',
     },
   })
   t.equal(res.statusCode, 200)
   const body = JSON.parse(res.body)
-  t.same(body.data, { listBusinessAttributes: null, businessAttribute: null })
+  t.same(body.data, { getServiceAccount: null, form: null })
   t.same(
     body.errors.map((e: { message: string; extensions: unknown }) => [e.message, e.extensions]),
     [
       [
-        'Query.listBusinessAttributes is not served by this catalog yet',
+        'Query.getServiceAccount is not served by this catalog yet',
         { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' },
       ],
       [
-        'Query.businessAttribute is not served by this catalog yet',
+        'Query.form is not served by this catalog yet',
         { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' },
       ],
     ],

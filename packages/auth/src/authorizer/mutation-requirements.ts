@@ -38,6 +38,25 @@ const managedOr = (manage: string, urn: unknown, privilege: string): Requirement
   const resource = strOf(urn)
   return [{ anyOf: [manage, privilege], ...(resource !== undefined ? { resource } : {}) }]
 }
+/**
+ * DataHub's business attribute (de)attachment: EDIT_DATASET_COL_BUSINESS_ATTRIBUTE_PRIVILEGE or
+ * EDIT_ENTITY on the dataset of each column (`input.resourceUrn`, a list of schema field URNs).
+ */
+const COLUMN_ATTRIBUTES = (a: Args): Requirement[] => {
+  const rows = rowsOf(input(a).resourceUrn)
+  if (rows.length === 0) return [editOf(undefined, 'EDIT_DATASET_COL_BUSINESS_ATTRIBUTE_PRIVILEGE')]
+  return rows.map((r) => editOf(fieldParent(r.resourceUrn), 'EDIT_DATASET_COL_BUSINESS_ATTRIBUTE_PRIVILEGE'))
+}
+/** The dataset of a schema field URN; any other value as it is (the resolver refuses it). */
+function fieldParent(urn: unknown): unknown {
+  if (typeof urn !== 'string') return urn
+  try {
+    const parsed = parseUrn(urn)
+    return parsed.entityType === 'schemaField' ? parsed.parts[0] : urn
+  } catch {
+    return urn
+  }
+}
 /** Open to every authenticated caller: the resolver acts on the caller's own records only. */
 const open: Rule = () => []
 
@@ -427,6 +446,16 @@ const RULES: Readonly<Record<string, Rule>> = {
     message:
       'Unauthorized to upsert Connection. Please contact your DataHub administrator for more information.',
   }),
+  createApplication: () => platform('EDIT_ENTITY'),
+  updateApplication: (a) => [editOf(a.urn, 'EDIT_ENTITY')],
+  deleteApplication: (a) => [editOf(a.urn, 'EDIT_ENTITY')],
+  batchSetApplication: (a) => eachUrn(input(a).resourceUrns, 'EDIT_ENTITY_APPLICATIONS'),
+  batchUnsetApplication: (a) => eachUrn(input(a).resourceUrns, 'EDIT_ENTITY_APPLICATIONS'),
+  createBusinessAttribute: () => platform('CREATE_BUSINESS_ATTRIBUTE', 'MANAGE_BUSINESS_ATTRIBUTE'),
+  updateBusinessAttribute: () => platform('CREATE_BUSINESS_ATTRIBUTE', 'MANAGE_BUSINESS_ATTRIBUTE'),
+  deleteBusinessAttribute: () => platform('MANAGE_BUSINESS_ATTRIBUTE'),
+  addBusinessAttribute: COLUMN_ATTRIBUTES,
+  removeBusinessAttribute: COLUMN_ATTRIBUTES,
   createTest: TESTS,
   updateTest: TESTS,
   deleteTest: TESTS,
@@ -438,7 +467,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   updateView,
   deleteView: updateView,
   updateDocPropagationSettings: () => platform('MANAGE_GLOBAL_SETTINGS'),
-  updateApplicationsSettings: () => platform('MANAGE_GLOBAL_SETTINGS'),
+  updateApplicationsSettings: () => platform('MANAGE_FEATURES'),
 }
 
 /** The mutation names with a rule (the rest fail closed). */

@@ -592,6 +592,29 @@ t.test('the other templates: defaults and keys', async (t) => {
         failing: [{ type: 'FAILURE', test: 'urn:li:test:b' }],
       },
     ],
+    [
+      'businessAttributeInfo',
+      { fieldPath: 'Email', name: 'Email' },
+      [
+        { op: 'add', path: '/globalTags/tags/urn:li:tag:pii/tag', value: 'urn:li:tag:pii' },
+        { op: 'add', path: `/glossaryTerms/terms/${term}/urn`, value: term },
+      ],
+      {
+        fieldPath: 'Email',
+        name: 'Email',
+        globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] },
+        glossaryTerms: { terms: [{ urn: term }], auditStamp: { actor: SYSTEM_ACTOR, time: NOW } },
+      },
+    ],
+    [
+      'applications',
+      { applications: ['urn:li:application:a'] },
+      [
+        { op: 'add', path: '/applications/urn:li:application:b', value: 'urn:li:application:b' },
+        { op: 'remove', path: '/applications/urn:li:application:a' },
+      ],
+      { applications: ['urn:li:application:b'] },
+    ],
   ]
   for (const [aspect, current, operations, expected] of cases) {
     t.same(patch(aspect, current, operations), expected, aspect)

@@ -65,6 +65,7 @@ const table: Record<string, PatchTemplate> = {
     arrays: [byKey('owners', 'owner', 'type', 'typeUrn', SOURCE)],
   },
   domains: { defaults: () => ({ domains: [] }), arrays: [strings('domains')] },
+  applications: { defaults: () => ({ applications: [] }), arrays: [strings('applications')] },
   siblings: { defaults: () => ({ siblings: [], primary: false }), arrays: [strings('siblings')] },
   status: plain({ removed: false }),
   structuredProperties: {
@@ -77,6 +78,21 @@ const table: Record<string, PatchTemplate> = {
     arrays: [byKey('documentations', SOURCE)],
   },
   versionProperties: { arrays: [] },
+  // business attributes keep their tags and terms in their info
+  businessAttributeInfo: {
+    arrays: [
+      { at: ['globalTags'], ...TAGS },
+      { at: ['glossaryTerms'], ...TERMS },
+    ],
+    transform: (root, now) => {
+      const terms = root.get('glossaryTerms')
+      if (terms instanceof Map) ensureAuditStamp(terms, now)
+    },
+    rebase: (root, now) => {
+      const terms = root.get('glossaryTerms')
+      if (terms instanceof Map) ensureAuditStamp(terms, now)
+    },
+  },
   // datasets
   datasetProperties: { defaults: () => ({ tags: [], customProperties: {} }), arrays: [strings('tags')] },
   editableDatasetProperties: plain(),

@@ -1,5 +1,6 @@
 import { parseUrn } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
+import { applicationAssociations } from './application.js'
 import { assertionsHealth } from './assertion.js'
 import { type EntitySource, type Mapped, num, ref, refs, str } from './common.js'
 import { MAPPINGS } from './index.js'
@@ -267,12 +268,13 @@ const CONTEXT_ASPECTS = [
   'structuredProperties',
   'forms',
   'incidentsSummary',
+  'applications',
 ]
 
 /**
  * A mapping plus the fields many entity types share: `domain`, `container`,
  * `parentContainers`, `siblings`, `dataPlatformInstance`, `browsePathV2`,
- * `structuredProperties` and `forms`. A field a type does not declare is never read.
+ * `structuredProperties`, `forms` and `applications`. A field a type does not declare is never read.
  */
 export function withContext(mapping: EntityMapping): EntityMapping {
   return {
@@ -295,6 +297,12 @@ export function withContext(mapping: EntityMapping): EntityMapping {
       if (!('forms' in own)) own.forms = forms(a.forms, e.urn)
       if (!('health' in own)) own.health = health(e.urn, a.incidentsSummary)
       if (!('lastIngested' in own)) own.lastIngested = lastIngested(e.urn)
+      if (!('applications' in own)) {
+        const applications = applicationAssociations(a.applications, e.urn)
+        own.applications = applications
+        // DataHub's deprecated single `application`: the first.
+        own.application = applications?.[0] ?? null
+      }
       return own
     },
   }

@@ -22,6 +22,11 @@ export const str = (v: unknown): string | null => (typeof v === 'string' ? v : n
 /** A numeric member or null. */
 export const num = (v: unknown): number | null => (typeof v === 'number' ? v : null)
 
+/** DataHub's schema field URN: `urn:li:schemaField:(<dataset urn>,<field path>)`. */
+export function schemaFieldUrn(datasetUrn: string, fieldPath: string): string {
+  return `urn:li:schemaField:(${datasetUrn},${fieldPath})`
+}
+
 /** `value` when it is one of `symbols`, else null (a stored symbol this schema does not know). */
 export function enumValue(value: unknown, symbols: readonly string[]): string | null {
   return typeof value === 'string' && symbols.includes(value) ? value : null

@@ -16,6 +16,7 @@ import {
   obj,
   ownership,
   ref,
+  schemaFieldUrn,
   status,
   str,
   subTypes,
@@ -24,7 +25,7 @@ import { accessField } from './role.js'
 import { type EntityMapping, existsField, type FieldFn } from './types.js'
 import { versionProperties } from './version-set.js'
 
-const FIELD_TYPES: Readonly<Record<string, string>> = {
+export const FIELD_TYPES: Readonly<Record<string, string>> = {
   BooleanType: 'BOOLEAN',
   FixedType: 'FIXED',
   StringType: 'STRING',
@@ -41,7 +42,7 @@ const FIELD_TYPES: Readonly<Record<string, string>> = {
 }
 
 /** `SchemaFieldDataType` from `{type: {"com.linkedin.schema.StringType": {}}}`. */
-function fieldType(v: unknown): string {
+export function fieldType(v: unknown): string {
   const member = Object.keys(((v as { type?: object } | undefined)?.type ?? {}) as object)[0] ?? ''
   return FIELD_TYPES[member.slice(member.lastIndexOf('.') + 1)] ?? 'NULL'
 }
@@ -114,7 +115,12 @@ export function schemaMetadata(v: AspectValue, datasetUrn: string, version: numb
     cluster: str(v.cluster),
     hash: str(v.hash) ?? '',
     platformSchema: platformSchema(v.platformSchema),
-    fields: fields.filter((f) => typeof f.fieldPath === 'string').map((f) => schemaField(f, datasetUrn)),
+    fields: fields
+      .filter((f) => typeof f.fieldPath === 'string')
+      .map((f) => ({
+        ...schemaField(f, datasetUrn),
+        schemaFieldEntity: { urn: schemaFieldUrn(datasetUrn, f.fieldPath as string) },
+      })),
     primaryKeys: Array.isArray(v.primaryKeys) ? v.primaryKeys : null,
     createdAt: num((v.created as AspectValue | undefined)?.time),
   }

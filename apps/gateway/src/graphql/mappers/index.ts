@@ -1,5 +1,7 @@
+import { APPLICATION_MAPPING } from './application.js'
 import { ASSERTION_MAPPING } from './assertion.js'
 import { withContext } from './associations.js'
+import { BUSINESS_ATTRIBUTE_MAPPING } from './business-attribute.js'
 import { CONNECTION_MAPPING } from './connection.js'
 import {
   CONTAINER_MAPPING,
@@ -34,6 +36,7 @@ import { NOTEBOOK_MAPPING } from './notebook.js'
 import { DATA_PLATFORM_INSTANCE_MAPPING } from './platform-instance.js'
 import { QUERY_MAPPING } from './query.js'
 import { ROLE_MAPPING } from './role.js'
+import { SCHEMA_FIELD_MAPPING } from './schema-field.js'
 import { TEST_MAPPING } from './test.js'
 import type { EntityMapping } from './types.js'
 import { VERSION_SET_MAPPING } from './version-set.js'
@@ -75,6 +78,9 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['dataContract', DATA_CONTRACT_MAPPING],
       ['role', ROLE_MAPPING],
       ['dataHubConnection', CONNECTION_MAPPING],
+      ['businessAttribute', BUSINESS_ATTRIBUTE_MAPPING],
+      ['schemaField', SCHEMA_FIELD_MAPPING],
+      ['application', APPLICATION_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

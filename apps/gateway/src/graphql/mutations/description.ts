@@ -36,6 +36,11 @@ const TARGETS: Readonly<Record<string, DescriptionTarget>> = {
     initial: () => ({ definition: '', termSource: 'INTERNAL' }),
   },
   glossaryNode: { aspect: 'glossaryNodeInfo', field: 'definition', initial: () => ({ definition: '' }) },
+  businessAttribute: {
+    aspect: 'businessAttributeInfo',
+    field: 'description',
+    initial: (ref) => ({ fieldPath: ref.key.id, name: ref.key.id }),
+  },
 }
 
 interface DescriptionUpdateInput {

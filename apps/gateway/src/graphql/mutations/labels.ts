@@ -66,7 +66,27 @@ function labelPatch(
     ops.push({ op: 'add', path: pointer('lastModified'), value: stamp })
     return patch(ref, 'editableSchemaMetadata', ops)
   }
+  if (ref.entity.name === 'businessAttribute') return attributeLabelPatch(ref, kind, ops, stamp)
   return patch(ref, kind.aspect, ops, { [kind.array]: [kind.key] })
+}
+
+/**
+ * A business attribute keeps its tags and terms inside `businessAttributeInfo` (DataHub's
+ * LabelUtils writes them there): the same operations under its `globalTags` or `glossaryTerms`,
+ * the record made when missing, and `lastModified` stamped.
+ */
+function attributeLabelPatch(
+  ref: ReturnType<typeof resolveInput>,
+  kind: LabelKind,
+  ops: readonly PatchOp[],
+  stamp: { time: number; actor: string },
+): MetadataProposal {
+  const record = pointer(kind.fieldMember)
+  const nested = ops.map((op) => ({ ...op, path: `${record}${op.path}` }))
+  return patch(ref, 'businessAttributeInfo', [
+    { op: 'add', path: pointer('lastModified'), value: stamp },
+    ...nested,
+  ])
 }
 
 /**

@@ -3,6 +3,8 @@ import type { AspectValue, MetadataProposal } from '../clients/metadata-client.j
 import type { CatalogContext } from '../context.js'
 import { systemOwnershipTypeUrn } from '../mappers/common.js'
 
+export { schemaFieldUrn } from '../mappers/common.js'
+
 /** `AuditStamp` of a write by the caller, now. */
 export function stampOf(ctx: CatalogContext): { time: number; actor: string } {
   return { time: Date.now(), actor: ctx.actor }
@@ -69,11 +71,6 @@ export async function write(ctx: CatalogContext, proposals: readonly MetadataPro
   if (proposals.length === 0) return
   await ctx.client.ingestProposals(proposals, ctx.actor)
   ctx.graph.clear()
-}
-
-/** DataHub's schema field URN: `urn:li:schemaField:(<dataset urn>,<field path>)`. */
-export function schemaFieldUrn(datasetUrn: string, fieldPath: string): string {
-  return `urn:li:schemaField:(${datasetUrn},${fieldPath})`
 }
 
 /** DataHub's `addCreatorAsOwner`: the caller as technical owner of what it just created. */

@@ -1,12 +1,14 @@
 import { GMS_COMPAT_VERSION } from '../../routes/config.js'
 import type { CatalogContext } from '../context.js'
+import { globalSettingsOf } from './global-settings.js'
 
 /**
  * `appConfig`: DataHub's `AppConfig`, filled with what is true of this catalog. A feature it
  * does not have answers false or empty (never what DataHub's defaults would claim); the UI
  * then hides the page or button instead of failing on a call this catalog cannot answer.
  */
-function appConfig(_: unknown, __: unknown, ctx: CatalogContext) {
+async function appConfig(_: unknown, __: unknown, ctx: CatalogContext) {
+  const applications = (await globalSettingsOf(ctx))?.applications as { enabled?: unknown } | undefined
   return {
     // The version `/config` reports, so the UI and the clients see the same server.
     appVersion: GMS_COMPAT_VERSION,
@@ -28,7 +30,13 @@ function appConfig(_: unknown, __: unknown, ctx: CatalogContext) {
       searchResult: null,
       showFullTitleInLineage: false,
       theme: null,
-      application: null,
+      // DataHub's AppConfigResolver: the applications section of the global settings, when set.
+      application: applications
+        ? {
+            showApplicationInNavigation: applications.enabled === true,
+            showSidebarSectionWhenEmpty: applications.enabled === true,
+          }
+        : null,
     },
     telemetryConfig: { enableThirdPartyLogging: false },
     testsConfig: { enabled: false },
@@ -48,12 +56,14 @@ function appConfig(_: unknown, __: unknown, ctx: CatalogContext) {
 /**
  * Every flag false except those naming what this catalog serves: autocomplete results, and
  * browse v2 (`browseV2` over `browsePathsV2`, which every new entity gets by default as in DataHub),
- * and several data products per asset (`batchAddToDataProducts` / `batchRemoveFromDataProducts`).
+ * several data products per asset (`batchAddToDataProducts` / `batchRemoveFromDataProducts`), and
+ * business attributes (their pages, and their columns' `schemaFieldEntity.businessAttributes`).
  */
 const SERVED_FLAGS: ReadonlySet<string> = new Set([
   'showAutoCompleteResults',
   'showBrowseV2',
   'multipleDataProductsPerAsset',
+  'businessAttributeEntityEnabled',
 ])
 
 function featureFlags(): Record<string, boolean> {

@@ -109,6 +109,7 @@ export function entityQueries(): Record<string, unknown> {
               'dataHubExecutionRequest',
               'dataContract',
               'dataHubConnection',
+              'schemaField',
             ].includes(n),
         )
         .map((n) => [n === 'corpuser' ? 'corpUser' : n, entityQuery(n)]),

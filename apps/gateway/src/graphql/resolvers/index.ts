@@ -1,6 +1,8 @@
 import type { GraphQLSchema } from 'graphql'
 import { accessTokenMutations, accessTokenQueries } from '../mutations/access-tokens.js'
+import { applicationMutations, applicationQueries } from '../mutations/applications.js'
 import { assertionMutations } from '../mutations/assertions.js'
+import { businessAttributeMutations, businessAttributeQueries } from '../mutations/business-attributes.js'
 import { connectionMutations, connectionQueries } from '../mutations/connections.js'
 import { corpPropertyMutations } from '../mutations/corp-properties.js'
 import { dataContractMutations } from '../mutations/data-contracts.js'
@@ -82,6 +84,8 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...appConfigQueries,
       ...debugAccessQueries,
       ...connectionQueries,
+      ...businessAttributeQueries,
+      ...applicationQueries,
       ...meQueries,
       ...stepStateQueries,
       ...searchQueries,
@@ -113,6 +117,8 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
     Mutation: {
       ...datasetMutations,
       ...connectionMutations,
+      ...businessAttributeMutations,
+      ...applicationMutations,
       ...descriptionMutations,
       ...tagMutations,
       ...termMutations,

@@ -20,12 +20,15 @@ const SEARCHABLE = [...MAPPINGS.keys()].filter(
     ].includes(n),
 )
 /**
- * Entity types searched when no `types` are given. Assertions, queries, runs, incidents, tests and
- * version sets are not among them, as they are not among DataHub's default search types: they
+ * Entity types searched when no `types` are given. Assertions, queries, runs, incidents, tests,
+ * version sets and columns are not among them, as they are not among DataHub's default search types: they
  * show on the assets they are about, or in their own lists.
  */
 export const SEARCHED = SEARCHABLE.filter(
-  (n) => !['assertion', 'query', 'dataProcessInstance', 'incident', 'test', 'versionSet'].includes(n),
+  (n) =>
+    !['assertion', 'query', 'dataProcessInstance', 'incident', 'test', 'versionSet', 'schemaField'].includes(
+      n,
+    ),
 )
 /** GraphQL `EntityType` symbol -> registry entity name, and back. */
 const ENTITY_NAMES = new Map([...MAPPINGS].map(([name, m]) => [m.entityType, name]))
