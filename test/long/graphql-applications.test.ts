@@ -170,8 +170,8 @@ t.test('privileges, and the applications setting', async (t) => {
     '{ appConfig { visualConfig { application { showApplicationInNavigation showSidebarSectionWhenEmpty } } } }'
   t.same(
     (await gqlAs(built.app, built.adminToken, CONFIG)).body.data.appConfig.visualConfig.application,
-    null,
-    'unset',
+    { showApplicationInNavigation: false, showSidebarSectionWhenEmpty: false },
+    'off while unset',
   )
   const enabled = await gqlAs(
     built.app,

@@ -90,6 +90,7 @@ t.test('create, read, list, update and delete an attribute', async (t) => {
   )
   t.equal(found.data.listBusinessAttributes.total, 1, 'by query')
 
+  const beforeUpdate = Date.now()
   const updated = await gql(app, UPDATE, {
     urn: created.urn,
     input: { description: 'Where we write to', type: 'NUMBER' },
@@ -100,7 +101,8 @@ t.test('create, read, list, update and delete an attribute', async (t) => {
     type: 'NUMBER',
   })
   t.ok(
-    updated.data.updateBusinessAttribute.properties.lastModified.time >= created.properties.lastModified.time,
+    updated.data.updateBusinessAttribute.properties.lastModified.time >= beforeUpdate,
+    'lastModified is now',
   )
   const renamed = await gql(app, UPDATE, { urn: created.urn, input: { name: 'Email address' } })
   t.notOk(renamed.errors, 'keeping its own name is no conflict')

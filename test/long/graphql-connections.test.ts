@@ -1,5 +1,5 @@
 import t from 'tap'
-import { aspectOf, assignRole, gql as gqlAs, tokenFor } from '../helpers/actors.js'
+import { aspectOf, assignRole, get, gql as gqlAs, post, tokenFor, upsert } from '../helpers/actors.js'
 import { build } from '../helpers/build.js'
 import { gql } from '../helpers/mutation-kit.js'
 
@@ -108,4 +108,39 @@ t.test('bad input: nothing written; a connection that does not exist is null', a
   t.equal(read.data.connection, null, 'none written, none read')
   const wrongType = await gql(app, READ, { urn: 'urn:li:corpuser:x' })
   t.equal(wrongType.errors?.[0]?.message, 'Malformed urn urn:li:corpuser:x provided.')
+})
+
+t.test('over REST too, only those who may manage connections write or read them', async (t) => {
+  const built = await build(t, { auth: true })
+  await gqlAs(built.app, built.adminToken, UPSERT, {
+    input: {
+      id: 'warehouse',
+      type: 'JSON',
+      platformUrn: 'urn:li:dataPlatform:snowflake',
+      json: { blob: BLOB },
+    },
+  })
+  const admin = 'urn:li:corpuser:admin-role'
+  await assignRole(built, admin, 'Admin')
+  const token = await tokenFor(built, admin)
+  const urn = 'urn:li:dataHubConnection:warehouse'
+  const stored = (await aspectOf(built, urn, 'dataHubConnectionDetails')) as Record<string, unknown>
+  const write = await post(
+    built.app,
+    '/aspects?action=ingestProposal',
+    token,
+    upsert(urn, 'dataHubConnectionDetails', { ...stored, name: 'mine' }),
+  )
+  t.equal(write.status, 403, 'EDIT_ENTITY on everything is not enough to write one')
+  t.equal(
+    ((await aspectOf(built, urn, 'dataHubConnectionDetails')) as { name: string }).name,
+    'warehouse',
+    'unchanged',
+  )
+  const read = await get(
+    built.app,
+    `/entitiesV2/${encodeURIComponent(urn)}?aspects=List(dataHubConnectionDetails)`,
+    token,
+  )
+  t.equal(read.status, 403, 'nor to read its encrypted blob')
 })

@@ -7,7 +7,10 @@ import { datahubSchema } from './schema/index.js'
 
 const ALICE = 'urn:li:corpuser:alice'
 
-/** Mutations that act on the caller's own records only: open to every authenticated caller. */
+/**
+ * Mutations that act on the caller's own records only, and the form answers, which their
+ * resolvers check (the caller must be assigned to the form): open to every authenticated caller.
+ */
 const OPEN = new Set([
   'acceptRole',
   'updateUserSetting',
@@ -15,6 +18,8 @@ const OPEN = new Set([
   'updateUserHomePageSettings',
   'updateCorpUserLocaleSettings',
   'batchUpdateStepStates',
+  'submitFormPrompt',
+  'verifyForm',
 ])
 
 /** A request context of `actor` holding `roles`, over DataHub's default policies. */

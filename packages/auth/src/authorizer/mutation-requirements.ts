@@ -57,6 +57,11 @@ function fieldParent(urn: unknown): unknown {
     return urn
   }
 }
+/** DataHub's form administration (`canManageForms`), with the message of the `verb` resolver. */
+const FORMS = (verb: string) => async (): Promise<MutationCheck> => ({
+  requirements: platform('MANAGE_DOCUMENTATION_FORMS'),
+  message: `Unable to ${verb} form. Please contact your admin.`,
+})
 /** Open to every authenticated caller: the resolver acts on the caller's own records only. */
 const open: Rule = () => []
 
@@ -451,6 +456,15 @@ const RULES: Readonly<Record<string, Rule>> = {
   deleteApplication: (a) => [editOf(a.urn, 'EDIT_ENTITY')],
   batchSetApplication: (a) => eachUrn(input(a).resourceUrns, 'EDIT_ENTITY_APPLICATIONS'),
   batchUnsetApplication: (a) => eachUrn(input(a).resourceUrns, 'EDIT_ENTITY_APPLICATIONS'),
+  createForm: FORMS('create'),
+  updateForm: FORMS('update'),
+  deleteForm: FORMS('delete'),
+  batchAssignForm: () => platform('MANAGE_DOCUMENTATION_FORMS'),
+  batchRemoveForm: () => platform('MANAGE_DOCUMENTATION_FORMS'),
+  createDynamicFormAssignment: () => platform('MANAGE_DOCUMENTATION_FORMS'),
+  // Checked by the resolvers: the caller must be assigned to the form on the asset.
+  submitFormPrompt: open,
+  verifyForm: open,
   createBusinessAttribute: () => platform('CREATE_BUSINESS_ATTRIBUTE', 'MANAGE_BUSINESS_ATTRIBUTE'),
   updateBusinessAttribute: () => platform('CREATE_BUSINESS_ATTRIBUTE', 'MANAGE_BUSINESS_ATTRIBUTE'),
   deleteBusinessAttribute: () => platform('MANAGE_BUSINESS_ATTRIBUTE'),

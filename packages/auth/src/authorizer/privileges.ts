@@ -7,6 +7,7 @@ export const Privilege = {
   MANAGE_POLICIES: 'MANAGE_POLICIES',
   MANAGE_INGESTION: 'MANAGE_INGESTION',
   MANAGE_SECRETS: 'MANAGE_SECRETS',
+  MANAGE_CONNECTIONS: 'MANAGE_CONNECTIONS',
   MANAGE_USERS_AND_GROUPS: 'MANAGE_USERS_AND_GROUPS',
   CREATE_USERS_AND_GROUPS: 'CREATE_USERS_AND_GROUPS',
   UPDATE_USERS_AND_GROUPS: 'UPDATE_USERS_AND_GROUPS',
@@ -59,7 +60,7 @@ const managed = (privilege: string): OperationPrivileges => ({
 
 /**
  * `API_ENTITY_PRIVILEGE_MAP`, plus `dataHubRole` (managed with the policies, as role
- * assignment is in DataHub).
+ * assignment is in DataHub) and `dataHubConnection` (managed as `upsertConnection` is).
  */
 export const ENTITY_TYPE_PRIVILEGES: Readonly<Record<string, OperationPrivileges>> = {
   dataHubPolicy: managed(P.MANAGE_POLICIES),
@@ -68,6 +69,8 @@ export const ENTITY_TYPE_PRIVILEGES: Readonly<Record<string, OperationPrivileges
   corpGroup: usersAndGroups,
   dataHubIngestionSource: managed(P.MANAGE_INGESTION),
   dataHubSecret: { ...managed(P.MANAGE_SECRETS), READ: [P.MANAGE_SECRETS] },
+  // A connection's blob is encrypted with the secrets' key: only its managers read or write it.
+  dataHubConnection: { ...managed(P.MANAGE_CONNECTIONS), READ: [P.MANAGE_CONNECTIONS] },
   dataHubAccessToken: {
     CREATE: [P.MANAGE_ACCESS_TOKENS, P.CREATE_ENTITY, P.EDIT_ENTITY],
     READ: [P.MANAGE_ACCESS_TOKENS, P.VIEW_ENTITY_PAGE, P.GET_ENTITY, P.EDIT_ENTITY, P.DELETE_ENTITY],

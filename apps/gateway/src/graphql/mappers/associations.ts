@@ -120,13 +120,33 @@ function prompts(v: unknown): Mapped[] {
     .map((p) => obj(p))
     .filter((p): p is Json => typeof p?.id === 'string')
     .map((p) => {
-      const stamp = obj(p.lastModified)
+      const fields = obj(p.fieldAssociations)
       return {
         id: p.id,
-        lastModified: { time: num(stamp?.time) ?? 0, actor: ref(stamp?.actor) ?? null },
-        fieldAssociations: null,
+        lastModified: promptStamp(p.lastModified),
+        fieldAssociations: fields
+          ? {
+              completedFieldPrompts: fieldPrompts(fields.completedFieldPrompts),
+              incompleteFieldPrompts: fieldPrompts(fields.incompleteFieldPrompts),
+            }
+          : null,
       }
     })
+}
+
+/** A prompt's `ResolvedAuditStamp`: the time, and the actor resolved when selected. */
+function promptStamp(v: unknown): Mapped {
+  const stamp = obj(v)
+  return { time: num(stamp?.time) ?? 0, actor: ref(stamp?.actor) ?? null }
+}
+
+/** The column answers of a column prompt (`FieldFormPromptAssociation`); null when absent. */
+function fieldPrompts(v: unknown): Mapped[] | null {
+  if (!Array.isArray(v)) return null
+  return v
+    .map((f) => obj(f))
+    .filter((f): f is Json => typeof f?.fieldPath === 'string')
+    .map((f) => ({ fieldPath: f.fieldPath, lastModified: promptStamp(f.lastModified) }))
 }
 
 /** `Forms` from `forms`: the form associations with their prompts, and verifications. */

@@ -1,5 +1,3 @@
-import { UnavailableError } from '@catalog/core'
-import type { CatalogContext } from '../context.js'
 import type { LoadedEntity } from '../entity-loader.js'
 import { type Mapped, obj, ref, str } from './common.js'
 import type { EntityMapping } from './types.js'
@@ -33,11 +31,4 @@ export const CONNECTION_MAPPING: EntityMapping = {
   entityType: 'DATAHUB_CONNECTION',
   aspects: [CONNECTION_DETAILS, 'dataPlatformInstance'],
   map: mapConnection,
-}
-
-/** What encrypts connection blobs, as secrets are encrypted; a 503 when this server has no key. */
-export function connectionCipher(tokens: CatalogContext['tokens']) {
-  const cipher = tokens?.cipher
-  if (!cipher) throw new UnavailableError('Connections are not available: this server has no encryption key')
-  return cipher
 }

@@ -119,7 +119,8 @@ export function schemaMetadata(v: AspectValue, datasetUrn: string, version: numb
       .filter((f) => typeof f.fieldPath === 'string')
       .map((f) => ({
         ...schemaField(f, datasetUrn),
-        schemaFieldEntity: { urn: schemaFieldUrn(datasetUrn, f.fieldPath as string) },
+        // A path whose URN does not parse (a comma or an unbalanced parenthesis) has no entity.
+        schemaFieldEntity: ref(schemaFieldUrn(datasetUrn, f.fieldPath as string), ['schemaField']) ?? null,
       })),
     primaryKeys: Array.isArray(v.primaryKeys) ? v.primaryKeys : null,
     createdAt: num((v.created as AspectValue | undefined)?.time),

@@ -22,6 +22,7 @@ import {
   OWNERSHIP_TYPE_MAPPING,
   TAG_MAPPING,
 } from './entities.js'
+import { FORM_MAPPING } from './form.js'
 import { CORP_GROUP_MAPPING, CORP_USER_MAPPING } from './identity.js'
 import { INCIDENT_MAPPING } from './incident.js'
 import { EXECUTION_REQUEST_MAPPING } from './ingestion.js'
@@ -81,6 +82,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['businessAttribute', BUSINESS_ATTRIBUTE_MAPPING],
       ['schemaField', SCHEMA_FIELD_MAPPING],
       ['application', APPLICATION_MAPPING],
+      ['form', FORM_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

@@ -1,6 +1,6 @@
 import type { LoadedEntity } from '../entity-loader.js'
 import { businessAttributes } from './business-attribute.js'
-import { deprecation, globalTags, glossaryTerms, type Mapped, ref, status } from './common.js'
+import { deprecation, globalTags, glossaryTerms, type Mapped, status } from './common.js'
 import type { EntityMapping } from './types.js'
 
 /**
@@ -13,7 +13,7 @@ function mapSchemaField(e: LoadedEntity): Mapped {
   return {
     urn: e.urn,
     fieldPath: e.key.fieldPath,
-    parent: ref(e.key.parent) ?? { urn: e.key.parent },
+    parent: { urn: e.key.parent },
     businessAttributes: businessAttributes(a.businessAttributes, e.urn),
     status: status(a.status),
     deprecation: deprecation(a.deprecation),

@@ -4,7 +4,7 @@ import type { GraphQLResolveInfo } from 'graphql'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import { APPLICATION_PROPERTIES } from '../mappers/application.js'
-import type { EntitySource } from '../mappers/common.js'
+import { type EntitySource, obj } from '../mappers/common.js'
 import { globalSettingsOf } from '../resolvers/global-settings.js'
 import { searchQueries } from '../resolvers/search.js'
 import type { FacetFilter, Flags, OrFilters } from '../resolvers/search-input.js'
@@ -72,12 +72,17 @@ async function updateApplication(
 ) {
   const application = await existing(ctx, args.urn, 'The Application provided dos not exist')
   const { name, description } = args.input
+  let found = false
   await compareAndSet(ctx, application, APPLICATION_PROPERTIES, (current) => {
+    // Deleted meanwhile: not brought back.
+    found = current !== undefined
+    if (!current) return undefined
     const next: AspectValue = { ...current }
     if (name != null) next.name = name
     if (description != null) next.description = description
     return next
   })
+  if (!found) throw new InvalidInputError('The Application provided dos not exist')
   return { urn: application.urn } satisfies EntitySource
 }
 
@@ -173,11 +178,10 @@ async function updateApplicationsSettings(
   const { enabled } = args.input
   if (enabled == null) throw new InvalidInputError('enabled is required')
   const ref = resolveInput(ctx, GLOBAL_SETTINGS_URN)
-  const section = (await globalSettingsOf(ctx))?.applications
-  const op =
-    section && typeof section === 'object'
-      ? { op: 'add' as const, path: '/applications/enabled', value: enabled }
-      : { op: 'add' as const, path: '/applications', value: { enabled } }
+  const section = obj((await globalSettingsOf(ctx))?.applications)
+  const op = section
+    ? { op: 'add' as const, path: '/applications/enabled', value: enabled }
+    : { op: 'add' as const, path: '/applications', value: { enabled } }
   await write(ctx, [patch(ref, GLOBAL_SETTINGS_ASPECT, [op])])
   return true
 }

@@ -6,9 +6,9 @@ import { BUSINESS_ATTRIBUTE_INFO } from '../mappers/business-attribute.js'
 import type { EntitySource } from '../mappers/common.js'
 import { FIELD_TYPES } from '../mappers/dataset.js'
 import { listEntities } from '../resolvers/users-groups.js'
-import { compareAndSet, oneAtATime } from './compare-and-set.js'
+import { compareAndSet, guardedSet, oneAtATime, retryingRaces } from './compare-and-set.js'
 import { deleteWithReferences } from './entity-references.js'
-import { creatorOwnership, currentAspect, resolveInput, stampOf, typedRef, upsert, write } from './support.js'
+import { creatorOwnership, resolveInput, stampOf, typedRef, upsert, write } from './support.js'
 
 const ATTRIBUTES = 'businessAttributes'
 /** Business attributes compared by name at most (DataHub's name search asks for 1,000). */
@@ -164,17 +164,23 @@ async function addBusinessAttribute(_: unknown, args: { input: AttachInput }, ct
  * it is; a column with none is refused, and nothing is written.
  */
 async function removeBusinessAttribute(_: unknown, args: { input: AttachInput }, ctx: CatalogContext) {
+  typedRef(ctx, args.input.businessAttributeUrn, 'businessAttribute')
   const fields = fieldsOf(ctx, args.input)
-  for (const f of fields) {
-    const current = await currentAspect(ctx, f.urn, ATTRIBUTES)
-    if (!current?.businessAttribute) {
-      throw new InvalidInputError('Schema field has not attached with business attribute')
-    }
-  }
-  await write(
-    ctx,
-    fields.map((f) => upsert(f, ATTRIBUTES, {})),
-  )
+  // One write, each column guarded on what was read: an attachment made meanwhile is not wiped.
+  await retryingRaces(async () => {
+    const stored = await ctx.client.getEntities(
+      fields.map((f) => f.urn),
+      [ATTRIBUTES],
+    )
+    const writes = fields.map((f) => {
+      const current = stored.get(f.urn)?.aspects[ATTRIBUTES]
+      if (!current?.businessAttribute) {
+        throw new InvalidInputError('Schema field has not attached with business attribute')
+      }
+      return guardedSet(f, ATTRIBUTES, current, {})
+    })
+    await write(ctx, writes)
+  })
   return true
 }
 

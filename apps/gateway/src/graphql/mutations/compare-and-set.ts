@@ -1,8 +1,8 @@
 import { CatalogError, type EntityRef } from '@catalog/core'
-import type { AspectValue } from '../clients/metadata-client.js'
+import type { AspectValue, MetadataProposal } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import { patch } from './patch.js'
-import { currentAspect, write } from './support.js'
+import { currentAspect, upsert, write } from './support.js'
 
 /** Attempts at most, each on a fresh read, before a contended update gives up. */
 const ATTEMPTS = 8
@@ -14,7 +14,10 @@ const ATTEMPTS = 8
 export function lostRace(err: unknown): boolean {
   if (err instanceof CatalogError && err.kind === 'conflict') return true
   const message = err instanceof Error ? err.message : String(err)
-  return message.includes('(test ') && message.includes('value differs')
+  return (
+    (message.includes('(test ') && message.includes('value differs')) ||
+    message.includes('Cannot perform CREATE since the aspect already exists')
+  )
 }
 
 /** The tail of the updates in flight in this process, per key. */
@@ -55,23 +58,46 @@ export async function retryingRaces<T>(run: () => Promise<T>): Promise<T> {
  * another write got in between, the test fails, nothing is written, and the change is computed
  * again on a fresh read. Updates of one aspect from this process run one after the other, so
  * retries are only needed against other writers. `change` answering undefined writes nothing.
+ * `alongside` is written in the same write (all or nothing); it must be safe to write again.
  */
 export function compareAndSet(
   ctx: CatalogContext,
   ref: EntityRef,
   aspect: string,
   change: (current: AspectValue | undefined) => AspectValue | undefined,
+  alongside: readonly MetadataProposal[] = [],
 ): Promise<void> {
   return oneAtATime(`${ref.urn}\n${aspect}`, () =>
     retryingRaces(async () => {
       const current = await currentAspect(ctx, ref.urn, aspect)
       const next = change(current)
       if (next === undefined) return
-      const guarded = patch(ref, aspect, [
-        { op: 'test', path: '', value: current ?? {} },
-        { op: 'add', path: '', value: next },
-      ])
-      await write(ctx, [guarded])
+      await write(ctx, [...alongside, guardedSet(ref, aspect, current, next)])
     }),
   )
+}
+
+/**
+ * The write of `next` over `current`, refused (a lost race) when the aspect is no longer
+ * `current`: a CREATE when it was absent, else a generic PATCH (the aspect's template does not
+ * reshape it) testing the whole stored value.
+ */
+export function guardedSet(
+  ref: EntityRef,
+  aspect: string,
+  current: AspectValue | undefined,
+  next: AspectValue,
+): MetadataProposal {
+  if (current === undefined) return { ...upsert(ref, aspect, next), changeType: 'CREATE' }
+  const operations = [
+    { op: 'test', path: '', value: current },
+    { op: 'add', path: '', value: next },
+  ]
+  return {
+    ...patch(ref, aspect, []),
+    aspect: {
+      value: JSON.stringify({ patch: operations, forceGenericPatch: true }),
+      contentType: 'application/json-patch+json',
+    },
+  }
 }

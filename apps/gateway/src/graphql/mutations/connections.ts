@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { InvalidInputError } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
-import { CONNECTION_DETAILS, connectionCipher } from '../mappers/connection.js'
+import { CONNECTION_DETAILS } from '../mappers/connection.js'
 import { urnOf } from '../resolvers/ingestion.js'
-import { resolveInput, upsert, write } from './support.js'
+import { cipherOf, resolveInput, upsert, write } from './support.js'
 
 interface ConnectionInput {
   readonly id?: string | null
@@ -31,7 +31,7 @@ async function upsertConnection(_: unknown, args: { input: ConnectionInput }, ct
   const details: AspectValue = { type: input.type }
   const name = input.name ?? input.id
   if (name != null) details.name = name
-  if (input.json) details.json = { encryptedBlob: connectionCipher(ctx.tokens).encrypt(input.json.blob) }
+  if (input.json) details.json = { encryptedBlob: cipherOf(ctx, 'Connections').encrypt(input.json.blob) }
   await write(ctx, [
     upsert(connection, CONNECTION_DETAILS, details),
     upsert(connection, 'dataPlatformInstance', { platform }),

@@ -4,7 +4,7 @@ import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import { SECRET_VALUE, SOURCE_INFO, urnOf } from '../resolvers/ingestion.js'
 import { compareAndSet } from './compare-and-set.js'
-import { currentAspect, deleteEntity, resolveInput, stampOf, upsert, write } from './support.js'
+import { cipherOf, currentAspect, deleteEntity, resolveInput, stampOf, upsert, write } from './support.js'
 
 interface SourceInput {
   readonly name: string
@@ -184,12 +184,6 @@ interface SecretInput {
   readonly description?: string | null
 }
 
-function cipherOf(ctx: CatalogContext) {
-  const cipher = ctx.tokens?.cipher
-  if (!cipher) throw new UnavailableError('Secrets are not available: this server has no encryption key')
-  return cipher
-}
-
 /**
  * DataHub's CreateSecretResolver: `urn:li:dataHubSecret:<name>`, its value encrypted as DataHub
  * does (AES-GCM, `CATALOG_SECRET_ENCRYPTION_KEY` or the signing secret), created by the caller
@@ -201,7 +195,7 @@ async function createSecret(_: unknown, args: { input: SecretInput }, ctx: Catal
   if (await ctx.client.exists(secret.urn)) throw new InvalidInputError('This Secret already exists!')
   const value: AspectValue = {
     name: input.name,
-    value: cipherOf(ctx).encrypt(input.value),
+    value: cipherOf(ctx, 'Secrets').encrypt(input.value),
     created: stampOf(ctx),
   }
   if (input.description != null) value.description = input.description
@@ -214,7 +208,7 @@ async function createSecret(_: unknown, args: { input: SecretInput }, ctx: Catal
 async function updateSecret(_: unknown, args: { input: SecretInput & { urn: string } }, ctx: CatalogContext) {
   const { input } = args
   const secret = resolveInput(ctx, urnOf(ctx, input.urn, 'dataHubSecret'))
-  const encrypted = cipherOf(ctx).encrypt(input.value)
+  const encrypted = cipherOf(ctx, 'Secrets').encrypt(input.value)
   let found = false
   await compareAndSet(ctx, secret, SECRET_VALUE, (current) => {
     found = current !== undefined

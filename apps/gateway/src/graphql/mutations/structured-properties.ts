@@ -1,5 +1,5 @@
 import { type EntityRef, InvalidInputError } from '@catalog/core'
-import type { AspectValue } from '../clients/metadata-client.js'
+import type { AspectValue, MetadataProposal } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import { structuredProperties } from '../mappers/associations.js'
 import type { Mapped } from '../mappers/common.js'
@@ -103,6 +103,20 @@ async function upsertStructuredProperties(
   for (const param of input.structuredPropertyInputParams) {
     updates.set(resolveInput(ctx, param.structuredPropertyUrn).urn, param.values.map(toPrimitive))
   }
+  await write(ctx, [await propertyValuesPatch(ctx, asset, updates)])
+  return mappedNow(ctx, asset)
+}
+
+/**
+ * The PATCH of `structuredProperties` giving each property of `updates` its values (validated as
+ * DataHub's validator does; `created` kept, `lastModified` now), keyed by property URN, so
+ * concurrent writes of other properties on the asset all land.
+ */
+export async function propertyValuesPatch(
+  ctx: CatalogContext,
+  asset: EntityRef,
+  updates: ReadonlyMap<string, Primitive[]>,
+): Promise<MetadataProposal> {
   const current = await assignmentsOf(ctx, asset)
   await validate(ctx, updates, current)
   const stamp = stampOf(ctx)
@@ -114,8 +128,7 @@ async function upsertStructuredProperties(
     if (!current.has(urn)) ops.push({ op: 'add', path: at('created'), value: stamp })
     ops.push({ op: 'add', path: at('lastModified'), value: stamp })
   }
-  await write(ctx, [patch(asset, ASPECT, ops)])
-  return mappedNow(ctx, asset)
+  return patch(asset, ASPECT, ops)
 }
 
 /** DataHub's RemoveStructuredPropertiesResolver: one PATCH removing each named assignment. */

@@ -1,4 +1,4 @@
-import { type EntityRef, InvalidInputError } from '@catalog/core'
+import { type EntityRef, InvalidInputError, UnavailableError } from '@catalog/core'
 import type { AspectValue, MetadataProposal } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import { systemOwnershipTypeUrn } from '../mappers/common.js'
@@ -81,4 +81,14 @@ export function creatorOwnership(ctx: CatalogContext): AspectValue {
     ],
     lastModified: stampOf(ctx),
   }
+}
+
+/**
+ * What encrypts secrets and connection blobs (DataHub's SecretService); `what` is not available
+ * (a 503) on a server without an encryption key.
+ */
+export function cipherOf(ctx: CatalogContext, what: string) {
+  const cipher = ctx.tokens?.cipher
+  if (!cipher) throw new UnavailableError(`${what} are not available: this server has no encryption key`)
+  return cipher
 }

@@ -11,6 +11,7 @@ import type { EntitySource } from '../mappers/common.js'
 import { resolveInput, write } from '../mutations/support.js'
 import { searchOf } from './search.js'
 import { type FacetFilter, toFilter } from './search-input.js'
+import { holds } from './users-groups.js'
 
 /** DataHub's `ListAccessTokensResolver` page defaults. */
 const DEFAULT_START = 0
@@ -29,11 +30,6 @@ interface GetAccessTokenInput {
   readonly type: string
   readonly actorUrn: string
   readonly duration: string
-}
-
-/** Whether the caller holds any of `privileges` platform-wide (auth off: yes). */
-async function holds(ctx: CatalogContext, privileges: readonly string[]): Promise<boolean> {
-  return !ctx.authorizer || ctx.authorizer.authorize(ctx.actor, [{ anyOf: privileges }])
 }
 
 /** DataHub's `AuthorizationUtils.canGeneratePersonalAccessToken`. */

@@ -30,13 +30,11 @@ async function appConfig(_: unknown, __: unknown, ctx: CatalogContext) {
       searchResult: null,
       showFullTitleInLineage: false,
       theme: null,
-      // DataHub's AppConfigResolver: the applications section of the global settings, when set.
-      application: applications
-        ? {
-            showApplicationInNavigation: applications.enabled === true,
-            showSidebarSectionWhenEmpty: applications.enabled === true,
-          }
-        : null,
+      // DataHub's AppConfigResolver: the applications section of the global settings (off unset).
+      application: {
+        showApplicationInNavigation: applications?.enabled === true,
+        showSidebarSectionWhenEmpty: applications?.enabled === true,
+      },
     },
     telemetryConfig: { enableThirdPartyLogging: false },
     testsConfig: { enabled: false },

@@ -110,6 +110,7 @@ export function entityQueries(): Record<string, unknown> {
               'dataContract',
               'dataHubConnection',
               'schemaField',
+              'form',
             ].includes(n),
         )
         .map((n) => [n === 'corpuser' ? 'corpUser' : n, entityQuery(n)]),

@@ -13,6 +13,7 @@ import { descriptionMutations } from '../mutations/description.js'
 import { domainAdminMutations } from '../mutations/domain-admin.js'
 import { domainMutations } from '../mutations/domains.js'
 import { embedDisplayMutations } from '../mutations/embed-display.js'
+import { formActorResolvers, formMutations, formQueries } from '../mutations/forms.js'
 import { globalSettingsMutations } from '../mutations/global-settings.js'
 import { glossaryMutations } from '../mutations/glossary.js'
 import { glossaryRelationMutations } from '../mutations/glossary-relations.js'
@@ -86,6 +87,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...connectionQueries,
       ...businessAttributeQueries,
       ...applicationQueries,
+      ...formQueries,
       ...meQueries,
       ...stepStateQueries,
       ...searchQueries,
@@ -119,6 +121,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...connectionMutations,
       ...businessAttributeMutations,
       ...applicationMutations,
+      ...formMutations,
       ...descriptionMutations,
       ...tagMutations,
       ...termMutations,
@@ -169,5 +172,6 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
     ...entityFieldResolvers(schema),
     ...abstractTypeResolvers(schema),
     StructuredPropertyEntity: structuredPropertyEntityResolvers,
+    FormActorAssignment: formActorResolvers,
   }
 }

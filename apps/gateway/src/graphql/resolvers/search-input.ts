@@ -9,7 +9,7 @@ import { typeNameOf, typeNameOfStored } from './entities.js'
  * recipes and reports are an ingestion manager's: `listExecutionRequests` lists them), nor
  * connections (their details are a connection manager's).
  */
-const SEARCHABLE = [...MAPPINGS.keys()].filter(
+export const SEARCHABLE_TYPES = [...MAPPINGS.keys()].filter(
   (n) =>
     ![
       'dataPlatform',
@@ -21,14 +21,22 @@ const SEARCHABLE = [...MAPPINGS.keys()].filter(
 )
 /**
  * Entity types searched when no `types` are given. Assertions, queries, runs, incidents, tests,
- * version sets and columns are not among them, as they are not among DataHub's default search types: they
- * show on the assets they are about, or in their own lists.
+ * version sets and applications are not among DataHub's default search types; forms and columns
+ * are left out too. They show on the assets they are about, or in their own lists.
  */
-export const SEARCHED = SEARCHABLE.filter(
+export const SEARCHED = SEARCHABLE_TYPES.filter(
   (n) =>
-    !['assertion', 'query', 'dataProcessInstance', 'incident', 'test', 'versionSet', 'schemaField'].includes(
-      n,
-    ),
+    ![
+      'assertion',
+      'query',
+      'dataProcessInstance',
+      'incident',
+      'test',
+      'versionSet',
+      'application',
+      'form',
+      'schemaField',
+    ].includes(n),
 )
 /** GraphQL `EntityType` symbol -> registry entity name, and back. */
 const ENTITY_NAMES = new Map([...MAPPINGS].map(([name, m]) => [m.entityType, name]))
@@ -56,7 +64,7 @@ export interface SortInput {
 /** Registry entity name of a GraphQL `EntityType` symbol searched here; a 400 otherwise. */
 export function entityName(type: string): string {
   const name = ENTITY_NAMES.get(type)
-  if (!name || !SEARCHABLE.includes(name))
+  if (!name || !SEARCHABLE_TYPES.includes(name))
     throw new InvalidInputError(`Entity type ${type} is not searchable here`)
   return name
 }

@@ -23,9 +23,12 @@ export interface ListInput {
  * `canManagePolicies`): queries are not checked before their resolver. Auth off: allowed.
  */
 export async function requirePlatformPrivilege(ctx: CatalogContext, privilege: string): Promise<void> {
-  if (ctx.authorizer && !(await ctx.authorizer.authorize(ctx.actor, [{ anyOf: [privilege] }]))) {
-    throw new ForbiddenError(GRAPHQL_UNAUTHORIZED_MESSAGE)
-  }
+  if (!(await holds(ctx, [privilege]))) throw new ForbiddenError(GRAPHQL_UNAUTHORIZED_MESSAGE)
+}
+
+/** Whether the caller holds any of `privileges` platform-wide (auth off: yes). */
+export async function holds(ctx: CatalogContext, privileges: readonly string[]): Promise<boolean> {
+  return !ctx.authorizer || ctx.authorizer.authorize(ctx.actor, [{ anyOf: privileges }])
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { CatalogContext } from '../../context.js'
-import { connectionCipher } from '../../mappers/connection.js'
+import { cipherOf } from '../../mutations/support.js'
+import { holds } from '../users-groups.js'
 
 /**
  * `DataHubConnection.details`: type and name; the JSON blob decrypted, for callers who may manage
@@ -13,12 +14,8 @@ export async function connectionDetails(source: { urn: string }, _args: unknown,
   } | null
   if (!details) return null
   let json: { blob: string } | null = null
-  if (details.storedBlob !== null && (await mayManage(ctx))) {
-    json = { blob: connectionCipher(ctx.tokens).decrypt(details.storedBlob) }
+  if (details.storedBlob !== null && (await holds(ctx, ['MANAGE_CONNECTIONS']))) {
+    json = { blob: cipherOf(ctx, 'Connections').decrypt(details.storedBlob) }
   }
   return { type: details.type, name: details.name, json }
-}
-
-async function mayManage(ctx: CatalogContext): Promise<boolean> {
-  return !ctx.authorizer || ctx.authorizer.authorize(ctx.actor, [{ anyOf: ['MANAGE_CONNECTIONS'] }])
 }
