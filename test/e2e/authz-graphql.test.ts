@@ -32,7 +32,8 @@ const MUTATIONS: Readonly<Record<string, string>> = {
     actors: {users: ["${ALICE}"], resourceOwners: false, allUsers: false, allGroups: false}})`,
   batchAssignRole: `batchAssignRole(input: {roleUrn: "urn:li:dataHubRole:Admin", actors: ["${ALICE}"]})`,
   createAccessToken: `createAccessToken(input: {type: PERSONAL, actorUrn: "${BOB}", duration: ONE_HOUR, name: "x"}) { accessToken }`,
-  deleteERModelRelationship: 'deleteERModelRelationship(urn: "urn:li:erModelRelationship:r1")',
+  setLogicalParent:
+    'setLogicalParent(input: {resourceUrn: "urn:li:dataset:(urn:li:dataPlatform:hive,x,PROD)"})',
 }
 
 const call = (built: Built, token: string | undefined, name: string) =>
@@ -122,8 +123,8 @@ t.test('an Editor edits tags, owners and docs, but manages no policy', async (t)
   refused(t, await call(built, alice, 'createPolicy'), 'createPolicy')
   refused(t, await call(built, alice, 'batchAssignRole'), 'batchAssignRole', ASSIGN_REFUSED)
   refused(t, await call(built, alice, 'createAccessToken'), 'createAccessToken')
-  // No rule for deleteERModelRelationship: it fails closed.
-  refused(t, await call(built, alice, 'deleteERModelRelationship'), 'deleteERModelRelationship')
+  // No rule for setLogicalParent: it fails closed.
+  refused(t, await call(built, alice, 'setLogicalParent'), 'setLogicalParent')
   t.same(await written(built), before, 'none of them wrote')
   t.equal(await headOf(built), head, 'not even elsewhere (one-process mode)')
 })
@@ -136,9 +137,9 @@ t.test('an Admin and the root user pass every check', async (t) => {
   for (const token of [carol, built.adminToken]) {
     t.same((await call(built, token, 'addTag')).body, { data: { addTag: true } })
     // Past the authorizer, a mutation not served yet says so (and not 403).
-    const unserved = await call(built, token, 'deleteERModelRelationship')
+    const unserved = await call(built, token, 'setLogicalParent')
     t.match(unserved.body.errors[0], {
-      message: 'Mutation.deleteERModelRelationship is not served by this catalog yet',
+      message: 'Mutation.setLogicalParent is not served by this catalog yet',
     })
     t.not(unserved.body.errors[0].extensions.code, 403)
   }

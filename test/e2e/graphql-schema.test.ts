@@ -113,12 +113,12 @@ t.test('a root field not served yet answers an error naming it, never an invente
     url: '/api/graphql',
     payload: {
       query:
-        '{ getServiceAccount(urn: "urn:li:corpuser:x") { urn } erModelRelationship(urn: "urn:li:erModelRelationship:x") { urn } }',
+        '{ getServiceAccount(urn: "urn:li:corpuser:x") { urn } document(urn: "urn:li:document:x") { urn } }',
     },
   })
   t.equal(res.statusCode, 200)
   const body = JSON.parse(res.body)
-  t.same(body.data, { getServiceAccount: null, erModelRelationship: null })
+  t.same(body.data, { getServiceAccount: null, document: null })
   t.same(
     body.errors.map((e: { message: string; extensions: unknown }) => [e.message, e.extensions]),
     [
@@ -127,7 +127,7 @@ t.test('a root field not served yet answers an error naming it, never an invente
         { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' },
       ],
       [
-        'Query.erModelRelationship is not served by this catalog yet',
+        'Query.document is not served by this catalog yet',
         { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' },
       ],
     ],

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { adminWrite, aspectOf, assignRole, gql as gqlAs, tokenFor } from '../helpers/actors.js'
+import { adminWrite, aspectOf, assignRole, gql as gqlAs, post, tokenFor, upsert } from '../helpers/actors.js'
 import { build } from '../helpers/build.js'
 import { gql, ingestAspect } from '../helpers/mutation-kit.js'
 import { property } from '../helpers/structured-property-kit.js'
@@ -128,7 +128,7 @@ t.test('a form: created, read, updated, assigned, answered, completed and verifi
   )
   t.same((await gql(app, READ, { urn: 'urn:li:form:bad' })).data, { form: null }, 'nothing written')
 
-  t.same((await gql(app, ASSIGN, { input: { formUrn: FORM, entityUrns: [ORDERS, USERS] } })).data, {
+  t.same((await gql(app, ASSIGN, { input: { formUrn: FORM, entityUrns: [ORDERS, USERS, ORDERS] } })).data, {
     batchAssignForm: true,
   })
   await gql(app, ASSIGN, { input: { formUrn: FORM, entityUrns: [ORDERS] } })
@@ -211,6 +211,26 @@ t.test('a form: created, read, updated, assigned, answered, completed and verifi
     null,
     'an answer refused writes no property either',
   )
+  const answerTo = (promptId: string, propertyUrn: string) =>
+    gql(app, SUBMIT, {
+      urn: USERS,
+      input: {
+        promptId,
+        formUrn: FORM,
+        type: 'STRUCTURED_PROPERTY',
+        structuredPropertyParams: { structuredPropertyUrn: propertyUrn, values: [{ stringValue: 'x' }] },
+      },
+    })
+  t.equal(
+    (await answerTo('nope', steward)).errors?.[0]?.message,
+    `Prompt nope is not a prompt of form ${FORM}`,
+  )
+  t.equal(
+    (await answerTo('steward', tier)).errors?.[0]?.message,
+    `Prompt steward of form ${FORM} does not ask for ${tier}`,
+    'only the property the prompt asks for',
+  )
+  t.same((await gql(app, FORMS, { u: USERS })).data.dataset.forms.completedForms, [], 'nothing completed')
 
   const updated = await gql(
     app,
@@ -263,6 +283,11 @@ t.test('a form: created, read, updated, assigned, answered, completed and verifi
   const deleted = await gql(app, 'mutation($u: String!) { deleteForm(input: {urn: $u}) }', { u: FORM })
   t.same(deleted.data, { deleteForm: true }, JSON.stringify(deleted.errors))
   t.same((await gql(app, READ, { urn: FORM })).data, { form: null }, 'deleted')
+  t.same(
+    (await gql(app, FORMS, { u: ORDERS })).data.dataset.forms,
+    { incompleteForms: [], completedForms: [], verifications: [] },
+    'its assets let go of it, verification included',
+  )
 })
 
 t.test('a column prompt completes once every column is answered', async (t) => {
@@ -446,4 +471,45 @@ t.test('privileges: managing forms; answering and verifying need an assigned act
     { urn: 'urn:li:form:f' },
   )
   t.equal(read.body.data.form.info.actors.isAssignedToMe, true)
+})
+
+t.test('over REST, form definitions and assignments need MANAGE_DOCUMENTATION_FORMS', async (t) => {
+  const built = await build(t, { auth: true })
+  await adminWrite(built, ORDERS, 'datasetProperties', { name: 'orders', customProperties: {} })
+  const admin = 'urn:li:corpuser:admin-role'
+  await assignRole(built, admin, 'Admin')
+  const token = await tokenFor(built, admin)
+  const forged = {
+    incompleteForms: [],
+    completedForms: [{ urn: 'urn:li:form:f', completedPrompts: [], incompletePrompts: [] }],
+  }
+  const write = await post(
+    built.app,
+    '/aspects?action=ingestProposal',
+    token,
+    upsert(ORDERS, 'forms', forged),
+  )
+  t.equal(write.status, 403, 'EDIT_ENTITY does not forge a completed form')
+  const define = await post(
+    built.app,
+    '/aspects?action=ingestProposal',
+    token,
+    upsert('urn:li:form:f', 'formInfo', { name: 'F' }),
+  )
+  t.equal(define.status, 403, 'nor define one')
+  t.equal(await aspectOf(built, ORDERS, 'forms'), undefined, 'nothing written')
+  const patched = await gqlAs(
+    built.app,
+    token,
+    'mutation($input: PatchEntityInput!) { patchEntity(input: $input) { success error } }',
+    {
+      input: {
+        urn: ORDERS,
+        aspectName: 'forms',
+        patch: [{ op: 'ADD', path: '/completedForms', value: '[]' }],
+      },
+    },
+  )
+  t.equal(patched.body.errors?.[0]?.extensions?.code, 403, JSON.stringify(patched.body))
+  t.equal(await aspectOf(built, ORDERS, 'forms'), undefined, 'nothing written')
 })

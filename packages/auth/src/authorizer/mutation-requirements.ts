@@ -160,6 +160,7 @@ const PATCH_GUARDED_TYPES: Readonly<Record<string, string>> = {
   test: 'MANAGE_TESTS',
   post: 'MANAGE_GLOBAL_ANNOUNCEMENTS',
   dataHubConnection: 'MANAGE_CONNECTIONS',
+  form: 'MANAGE_DOCUMENTATION_FORMS',
 }
 const PATCH_GUARDED_ASPECTS: Readonly<Record<string, string>> = {
   corpUserCredentials: 'MANAGE_USER_CREDENTIALS',
@@ -167,6 +168,7 @@ const PATCH_GUARDED_ASPECTS: Readonly<Record<string, string>> = {
   groupMembership: 'MANAGE_USERS_AND_GROUPS',
   nativeGroupMembership: 'MANAGE_USERS_AND_GROUPS',
   corpUserStatus: 'MANAGE_USERS_AND_GROUPS',
+  forms: 'MANAGE_DOCUMENTATION_FORMS',
 }
 
 /** `table[key]` when `key` is its own member (never one of Object's: `constructor`, `__proto__`). */
@@ -456,6 +458,23 @@ const RULES: Readonly<Record<string, Rule>> = {
   deleteApplication: (a) => [editOf(a.urn, 'EDIT_ENTITY')],
   batchSetApplication: (a) => eachUrn(input(a).resourceUrns, 'EDIT_ENTITY_APPLICATIONS'),
   batchUnsetApplication: (a) => eachUrn(input(a).resourceUrns, 'EDIT_ENTITY_APPLICATIONS'),
+  createERModelRelationship: async (a): Promise<MutationCheck> => {
+    const p = rowOf(input(a).properties)
+    return {
+      requirements: [p.source, p.destination].map((urn) => {
+        const resource = strOf(urn)
+        return {
+          anyOf: ['EDIT_ENTITY', 'CREATE_ENTITY_ER_MODEL_RELATIONSHIP'],
+          ...(resource !== undefined ? { resource } : {}),
+        }
+      }),
+      message: 'Unauthorized to create erModelRelationship. Please contact your DataHub administrator.',
+    }
+  },
+  updateERModelRelationship: (a) => [
+    editOf(a.urn, input(a).editableProperties != null ? 'EDIT_ENTITY_DOCS' : 'EDIT_ENTITY'),
+  ],
+  deleteERModelRelationship: (a) => [editOf(a.urn, 'DELETE_ENTITY')],
   createForm: FORMS('create'),
   updateForm: FORMS('update'),
   deleteForm: FORMS('delete'),

@@ -155,7 +155,7 @@ export function forms(v: AspectValue | undefined, associatedUrn: string): Mapped
   const associations = (x: unknown) =>
     list(x)
       .map((f) => obj(f))
-      .filter((f): f is Json => typeof f?.urn === 'string')
+      .filter((f): f is Json => ref(f?.urn, ['form']) !== undefined)
       .map((f) => ({
         form: { urn: f.urn },
         associatedUrn,

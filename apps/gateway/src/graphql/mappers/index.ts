@@ -22,6 +22,7 @@ import {
   OWNERSHIP_TYPE_MAPPING,
   TAG_MAPPING,
 } from './entities.js'
+import { ER_MODEL_MAPPING } from './er-model.js'
 import { FORM_MAPPING } from './form.js'
 import { CORP_GROUP_MAPPING, CORP_USER_MAPPING } from './identity.js'
 import { INCIDENT_MAPPING } from './incident.js'
@@ -83,6 +84,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['schemaField', SCHEMA_FIELD_MAPPING],
       ['application', APPLICATION_MAPPING],
       ['form', FORM_MAPPING],
+      ['erModelRelationship', ER_MODEL_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

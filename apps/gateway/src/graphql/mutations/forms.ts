@@ -160,10 +160,48 @@ async function updateForm(_: unknown, args: { input: UpdateFormInput }, ctx: Cat
   return { urn: form.urn }
 }
 
-/** DataHub's DeleteFormResolver (MANAGE_DOCUMENTATION_FORMS): a hard delete, with the references to it. */
+/**
+ * DataHub's DeleteFormResolver (MANAGE_DOCUMENTATION_FORMS): the form taken off every asset
+ * holding it (found by search, as assigned, completed or verified), then hard-deleted.
+ */
 async function deleteForm(_: unknown, args: { input: { urn: string } }, ctx: CatalogContext) {
-  await deleteWithReferences(ctx, typedRef(ctx, args.input.urn, 'form'))
+  const form = typedRef(ctx, args.input.urn, 'form')
+  const holding = ['incompleteForms', 'completedForms', 'verifiedForms'].map((field) => ({
+    and: [{ field, values: [form.urn] }],
+  }))
+  await eachMatchingPage(ctx, holding, (assets) =>
+    changeForms(ctx, assets, (forms) => withoutForm(forms, form.urn, true)),
+  )
+  await deleteWithReferences(ctx, form)
   return true
+}
+
+/**
+ * `visit` for each page of the assets that can have forms and match `orFilters` (at most
+ * {@link MAX_DYNAMIC_ASSETS}, in pages of {@link PAGE}).
+ */
+async function eachMatchingPage(
+  ctx: CatalogContext,
+  orFilters: OrFilters,
+  visit: (assets: EntityRef[]) => Promise<void>,
+): Promise<void> {
+  const { filter } = toFilter(orFilters)
+  const entities = DYNAMIC_TYPES.filter((t) => SEARCHABLE_TYPES.includes(t))
+  for (let start = 0; start < MAX_DYNAMIC_ASSETS; start += PAGE) {
+    const page = await searchOf(ctx).searchAcrossEntities({
+      input: '*',
+      entities,
+      start,
+      count: PAGE,
+      ...(filter ? { filter } : {}),
+      searchFlags: { fulltext: true, skipAggregates: true, skipHighlighting: true },
+    })
+    const assets = page.metadata.urns
+      .map((u) => resolveInput(ctx, u))
+      .filter((a) => ctx.registry.hasAspect(a.entity, FORMS))
+    await visit(assets)
+    if (start + PAGE >= page.numEntities) break
+  }
 }
 
 /** The JSON objects of a list (anything else left out). */
@@ -228,7 +266,8 @@ function assigned(forms: ReturnType<typeof formsOf>, form: string, info: Json, s
 
 /** The assets of a batch call: each must exist. */
 async function existingAssets(ctx: CatalogContext, urns: readonly string[]): Promise<EntityRef[]> {
-  const assets = urns.map((u) => resolveInput(ctx, u))
+  // Each asset once: two guarded writes of one aspect in a batch would refuse each other.
+  const assets = [...new Map(urns.map((u) => resolveInput(ctx, u)).map((a) => [a.urn, a])).values()]
   for (const asset of assets) {
     if (!ctx.registry.hasAspect(asset.entity, FORMS)) {
       throw new InvalidInputError(`${asset.urn} cannot have forms`)
@@ -261,18 +300,22 @@ async function batchRemoveForm(
   args: { input: { formUrn: string; entityUrns: string[] } },
   ctx: CatalogContext,
 ) {
-  const form = typedRef(ctx, args.input.formUrn, 'form')
+  const [form] = await existingForm(ctx, args.input.formUrn)
   const assets = await existingAssets(ctx, args.input.entityUrns)
-  await changeForms(ctx, assets, (forms) => {
-    const has = (f: Json) => f.urn === form.urn
-    if (!forms.incompleteForms.some(has) && !forms.completedForms.some(has)) return undefined
-    return {
-      ...forms,
-      incompleteForms: forms.incompleteForms.filter((f) => !has(f)),
-      completedForms: forms.completedForms.filter((f) => !has(f)),
-    }
-  })
+  await changeForms(ctx, assets, (forms) => withoutForm(forms, form.urn, false))
   return true
+}
+
+/** `forms` without `form` (and, with `verifications`, its verification too); undefined when it is not there. */
+function withoutForm(forms: ReturnType<typeof formsOf>, form: string, verifications: boolean) {
+  const has = (f: Json) => f.urn === form
+  const verified = verifications && forms.verifications.some((v) => v.form === form)
+  if (!forms.incompleteForms.some(has) && !forms.completedForms.some(has) && !verified) return undefined
+  return {
+    incompleteForms: forms.incompleteForms.filter((f) => !has(f)),
+    completedForms: forms.completedForms.filter((f) => !has(f)),
+    verifications: verifications ? forms.verifications.filter((v) => v.form !== form) : forms.verifications,
+  }
 }
 
 /** The caller's groups (`groupMembership` and `nativeGroupMembership`). */
@@ -315,7 +358,8 @@ export const formActorResolvers = {
         users: (source.users ?? []).map((u) => u.urn),
         groups: (source.groups ?? []).map((g) => g.urn),
       },
-    }),
+      // As DataHub's resolver: false when it cannot tell (a non-null field nulls the form else).
+    }).catch(() => false),
 }
 
 /** The form's association on an asset, or a 400 when the form is not assigned to it. */
@@ -379,12 +423,15 @@ async function submitFormPrompt(_: unknown, args: { urn: string; input: SubmitIn
   }
   const asset = resolveInput(ctx, args.urn)
   const [form, info] = await existingForm(ctx, input.formUrn)
+  const property = typedRef(ctx, params.structuredPropertyUrn, 'structuredProperty').urn
   await authorizeAnswer(ctx, info, form.urn, asset.urn)
+  checkPrompt(info, form.urn, input, property)
   const schemaFields = field ? await fieldPathsOf(ctx, asset.urn) : []
+  if (field && !schemaFields.includes(input.fieldPath as string)) {
+    throw new InvalidInputError(`Field ${input.fieldPath} is not a column of ${asset.urn}`)
+  }
   const target = field ? resolveInput(ctx, schemaFieldUrn(asset.urn, input.fieldPath as string)) : asset
-  const values = new Map([
-    [typedRef(ctx, params.structuredPropertyUrn, 'structuredProperty').urn, params.values.map(toPrimitive)],
-  ])
+  const values = new Map([[property, params.values.map(toPrimitive)]])
   const answer = await propertyValuesPatch(ctx, target, values)
   const stamp = stampOf(ctx)
   await changeForms(
@@ -410,9 +457,13 @@ async function submitFormPrompt(_: unknown, args: { urn: string; input: SubmitIn
         }
         const answered = new Set(done.map((f) => f.fieldPath))
         if (!schemaFields.every((p) => answered.has(p))) {
-          // Not every column answered yet: the prompt stays to do.
-          association.incompletePrompts = [...incomplete.filter((p) => p.id !== input.promptId), prompt]
-          association.completedPrompts = completed.filter((p) => p.id !== input.promptId)
+          // Not every column answered yet: only the column's answer is kept, the prompt stays
+          // in the list it was in (DataHub's behaviour), to do unless it was done already.
+          const place = (l: Json[]) => l.map((p) => (p.id === input.promptId ? prompt : p))
+          if (completed.some((p) => p.id === input.promptId)) association.completedPrompts = place(completed)
+          else if (incomplete.some((p) => p.id === input.promptId))
+            association.incompletePrompts = place(incomplete)
+          else association.incompletePrompts = [...incomplete, prompt]
           return forms
         }
       }
@@ -423,6 +474,22 @@ async function submitFormPrompt(_: unknown, args: { urn: string; input: SubmitIn
     [answer],
   )
   return true
+}
+
+/**
+ * The answer must be to a prompt of the form, of its type, for the structured property it asks
+ * (DataHub checks none of these; here an assigned actor may only write the properties the form
+ * asks for, not any property of the asset).
+ */
+function checkPrompt(info: Json, form: string, input: SubmitInput, property: string): void {
+  const prompt = records(info.prompts).find((p) => p.id === input.promptId)
+  if (!prompt) throw new InvalidInputError(`Prompt ${input.promptId} is not a prompt of form ${form}`)
+  if (prompt.type !== input.type) {
+    throw new InvalidInputError(`Prompt ${input.promptId} of form ${form} is of type ${String(prompt.type)}`)
+  }
+  if (obj(prompt.structuredPropertyParams)?.urn !== property) {
+    throw new InvalidInputError(`Prompt ${input.promptId} of form ${form} does not ask for ${property}`)
+  }
 }
 
 /** The caller may answer a form's prompts on an asset: assigned to the form there, or allowed to edit its properties. */
@@ -499,24 +566,12 @@ async function createDynamicFormAssignment(
   const [form, info] = await existingForm(ctx, args.input.formUrn)
   const { filter } = toFilter(args.input.orFilters)
   if (!filter) throw new InvalidInputError('A dynamic form assignment needs at least one filter')
-  await write(ctx, [upsert(form, 'dynamicFormAssignment', { filter })])
-  const entities = DYNAMIC_TYPES.filter((t) => SEARCHABLE_TYPES.includes(t))
   const stamp = stampOf(ctx)
-  for (let start = 0; start < MAX_DYNAMIC_ASSETS; start += PAGE) {
-    const page = await searchOf(ctx).searchAcrossEntities({
-      input: '*',
-      entities,
-      start,
-      count: PAGE,
-      filter,
-      searchFlags: { fulltext: true, skipAggregates: true, skipHighlighting: true },
-    })
-    const assets = page.metadata.urns
-      .map((u) => resolveInput(ctx, u))
-      .filter((a) => ctx.registry.hasAspect(a.entity, FORMS))
-    await changeForms(ctx, assets, (forms) => assigned(forms, form.urn, info, stamp))
-    if (start + PAGE >= page.numEntities) break
-  }
+  await eachMatchingPage(ctx, args.input.orFilters, (assets) =>
+    changeForms(ctx, assets, (forms) => assigned(forms, form.urn, info, stamp)),
+  )
+  // Kept once the matching assets have the form: a failed call leaves no filter behind.
+  await write(ctx, [upsert(form, 'dynamicFormAssignment', { filter })])
   return true
 }
 

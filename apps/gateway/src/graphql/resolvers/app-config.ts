@@ -55,13 +55,15 @@ async function appConfig(_: unknown, __: unknown, ctx: CatalogContext) {
  * Every flag false except those naming what this catalog serves: autocomplete results, and
  * browse v2 (`browseV2` over `browsePathsV2`, which every new entity gets by default as in DataHub),
  * several data products per asset (`batchAddToDataProducts` / `batchRemoveFromDataProducts`), and
- * business attributes (their pages, and their columns' `schemaFieldEntity.businessAttributes`).
+ * business attributes (their pages, and their columns' `schemaFieldEntity.businessAttributes`), and
+ * the datasets' Relationships tab (ER model relationships).
  */
 const SERVED_FLAGS: ReadonlySet<string> = new Set([
   'showAutoCompleteResults',
   'showBrowseV2',
   'multipleDataProductsPerAsset',
   'businessAttributeEntityEnabled',
+  'erModelRelationshipFeatureEnabled',
 ])
 
 function featureFlags(): Record<string, boolean> {

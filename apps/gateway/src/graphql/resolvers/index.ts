@@ -13,6 +13,7 @@ import { descriptionMutations } from '../mutations/description.js'
 import { domainAdminMutations } from '../mutations/domain-admin.js'
 import { domainMutations } from '../mutations/domains.js'
 import { embedDisplayMutations } from '../mutations/embed-display.js'
+import { erModelMutations } from '../mutations/er-models.js'
 import { formActorResolvers, formMutations, formQueries } from '../mutations/forms.js'
 import { globalSettingsMutations } from '../mutations/global-settings.js'
 import { glossaryMutations } from '../mutations/glossary.js'
@@ -122,6 +123,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...businessAttributeMutations,
       ...applicationMutations,
       ...formMutations,
+      ...erModelMutations,
       ...descriptionMutations,
       ...tagMutations,
       ...termMutations,
