@@ -189,4 +189,28 @@ t.test('privileges: edit on both datasets', async (t) => {
     input: input([['company_id', 'id']]),
   })
   t.equal(made.body.data?.createERModelRelationship?.urn, urn, 'an Editor edits datasets, so may relate them')
+
+  const UPDATE =
+    'mutation($u: String!, $input: ERModelRelationshipUpdateInput!) { updateERModelRelationship(urn: $u, input: $input) }'
+  const editorToken = await tokenFor(built, editor)
+  const docs = await gqlAs(built.app, editorToken, UPDATE, {
+    u: urn,
+    input: { editableProperties: { description: 'Employer' } },
+  })
+  t.same(docs.body.data, { updateERModelRelationship: true }, 'its description with EDIT_ENTITY_DOCS')
+  const repoint = await gqlAs(built.app, editorToken, UPDATE, {
+    u: urn,
+    input: { ...input([['x', 'y']]), editableProperties: { description: 'Employer' } },
+  })
+  t.equal(
+    repoint.body.errors?.[0]?.message,
+    'Unauthorized to perform this action. Please contact your DataHub administrator.',
+    'but not its properties: they need EDIT_ENTITY on it',
+  )
+  t.same(
+    ((await aspectOf(built, urn, 'erModelRelationshipProperties')) as { relationshipFieldMappings: unknown })
+      .relationshipFieldMappings,
+    [{ sourceField: 'company_id', destinationField: 'id' }],
+    'unchanged',
+  )
 })

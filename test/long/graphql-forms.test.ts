@@ -1,5 +1,5 @@
 import t from 'tap'
-import { adminWrite, aspectOf, assignRole, gql as gqlAs, post, tokenFor, upsert } from '../helpers/actors.js'
+import { adminWrite, aspectOf, assignRole, gql as gqlAs, tokenFor } from '../helpers/actors.js'
 import { build } from '../helpers/build.js'
 import { gql, ingestAspect } from '../helpers/mutation-kit.js'
 import { property } from '../helpers/structured-property-kit.js'
@@ -473,43 +473,44 @@ t.test('privileges: managing forms; answering and verifying need an assigned act
   t.equal(read.body.data.form.info.actors.isAssignedToMe, true)
 })
 
-t.test('over REST, form definitions and assignments need MANAGE_DOCUMENTATION_FORMS', async (t) => {
-  const built = await build(t, { auth: true })
-  await adminWrite(built, ORDERS, 'datasetProperties', { name: 'orders', customProperties: {} })
-  const admin = 'urn:li:corpuser:admin-role'
-  await assignRole(built, admin, 'Admin')
-  const token = await tokenFor(built, admin)
-  const forged = {
-    incompleteForms: [],
-    completedForms: [{ urn: 'urn:li:form:f', completedPrompts: [], incompletePrompts: [] }],
-  }
-  const write = await post(
-    built.app,
-    '/aspects?action=ingestProposal',
-    token,
-    upsert(ORDERS, 'forms', forged),
+t.test('deleting a form held by more assets than a search page takes it off every one', async (t) => {
+  const { app } = await build(t)
+  const urns = Array.from(
+    { length: 620 },
+    (_, i) => `urn:li:dataset:(urn:li:dataPlatform:hive,forms.many_${i},PROD)`,
   )
-  t.equal(write.status, 403, 'EDIT_ENTITY does not forge a completed form')
-  const define = await post(
-    built.app,
-    '/aspects?action=ingestProposal',
-    token,
-    upsert('urn:li:form:f', 'formInfo', { name: 'F' }),
-  )
-  t.equal(define.status, 403, 'nor define one')
-  t.equal(await aspectOf(built, ORDERS, 'forms'), undefined, 'nothing written')
-  const patched = await gqlAs(
-    built.app,
-    token,
-    'mutation($input: PatchEntityInput!) { patchEntity(input: $input) { success error } }',
-    {
-      input: {
-        urn: ORDERS,
-        aspectName: 'forms',
-        patch: [{ op: 'ADD', path: '/completedForms', value: '[]' }],
-      },
+  const res = await app.inject({
+    method: 'POST',
+    url: '/aspects?action=ingestProposalBatch',
+    headers: { 'x-restli-protocol-version': '2.0.0' },
+    payload: {
+      proposals: urns.map((urn, i) => ({
+        entityType: 'dataset',
+        entityUrn: urn,
+        changeType: 'UPSERT',
+        aspectName: 'datasetProperties',
+        aspect: {
+          value: JSON.stringify({ name: `many_${i}`, customProperties: {} }),
+          contentType: 'application/json',
+        },
+      })),
     },
+  })
+  t.equal(res.statusCode, 200)
+  await gql(app, CREATE, { input: { id: 'many', name: 'Many' } })
+  t.notOk(
+    (await gql(app, ASSIGN, { input: { formUrn: 'urn:li:form:many', entityUrns: urns } })).errors,
+    'assigned to all',
   )
-  t.equal(patched.body.errors?.[0]?.extensions?.code, 403, JSON.stringify(patched.body))
-  t.equal(await aspectOf(built, ORDERS, 'forms'), undefined, 'nothing written')
+  t.notOk((await gql(app, 'mutation { deleteForm(input: {urn: "urn:li:form:many"}) }')).errors)
+  const held = await gql(
+    app,
+    '{ searchAcrossEntities(input: {query: "*", orFilters: [{and: [{field: "incompleteForms", values: ["urn:li:form:many"]}]}]}) { total } }',
+  )
+  t.equal(held.data.searchAcrossEntities.total, 0, 'no asset holds it any more')
+  t.same(
+    (await gql(app, FORMS, { u: urns[619] as string })).data.dataset.forms.incompleteForms,
+    [],
+    'the last one neither',
+  )
 })

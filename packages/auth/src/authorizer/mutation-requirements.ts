@@ -62,6 +62,16 @@ const FORMS = (verb: string) => async (): Promise<MutationCheck> => ({
   requirements: platform('MANAGE_DOCUMENTATION_FORMS'),
   message: `Unable to ${verb} form. Please contact your admin.`,
 })
+/** DataHub's `canCreateERModelRelation`: EDIT_ENTITY or CREATE_ENTITY_ER_MODEL_RELATIONSHIP on both datasets. */
+function relationshipDatasets(properties: Record<string, unknown>): Requirement[] {
+  return [properties.source, properties.destination].map((urn) => {
+    const resource = strOf(urn)
+    return {
+      anyOf: ['EDIT_ENTITY', 'CREATE_ENTITY_ER_MODEL_RELATIONSHIP'],
+      ...(resource !== undefined ? { resource } : {}),
+    }
+  })
+}
 /** Open to every authenticated caller: the resolver acts on the caller's own records only. */
 const open: Rule = () => []
 
@@ -160,7 +170,6 @@ const PATCH_GUARDED_TYPES: Readonly<Record<string, string>> = {
   test: 'MANAGE_TESTS',
   post: 'MANAGE_GLOBAL_ANNOUNCEMENTS',
   dataHubConnection: 'MANAGE_CONNECTIONS',
-  form: 'MANAGE_DOCUMENTATION_FORMS',
 }
 const PATCH_GUARDED_ASPECTS: Readonly<Record<string, string>> = {
   corpUserCredentials: 'MANAGE_USER_CREDENTIALS',
@@ -168,7 +177,6 @@ const PATCH_GUARDED_ASPECTS: Readonly<Record<string, string>> = {
   groupMembership: 'MANAGE_USERS_AND_GROUPS',
   nativeGroupMembership: 'MANAGE_USERS_AND_GROUPS',
   corpUserStatus: 'MANAGE_USERS_AND_GROUPS',
-  forms: 'MANAGE_DOCUMENTATION_FORMS',
 }
 
 /** `table[key]` when `key` is its own member (never one of Object's: `constructor`, `__proto__`). */
@@ -458,22 +466,17 @@ const RULES: Readonly<Record<string, Rule>> = {
   deleteApplication: (a) => [editOf(a.urn, 'EDIT_ENTITY')],
   batchSetApplication: (a) => eachUrn(input(a).resourceUrns, 'EDIT_ENTITY_APPLICATIONS'),
   batchUnsetApplication: (a) => eachUrn(input(a).resourceUrns, 'EDIT_ENTITY_APPLICATIONS'),
-  createERModelRelationship: async (a): Promise<MutationCheck> => {
-    const p = rowOf(input(a).properties)
-    return {
-      requirements: [p.source, p.destination].map((urn) => {
-        const resource = strOf(urn)
-        return {
-          anyOf: ['EDIT_ENTITY', 'CREATE_ENTITY_ER_MODEL_RELATIONSHIP'],
-          ...(resource !== undefined ? { resource } : {}),
-        }
-      }),
-      message: 'Unauthorized to create erModelRelationship. Please contact your DataHub administrator.',
-    }
+  createERModelRelationship: async (a): Promise<MutationCheck> => ({
+    requirements: relationshipDatasets(rowOf(input(a).properties)),
+    message: 'Unauthorized to create erModelRelationship. Please contact your DataHub administrator.',
+  }),
+  updateERModelRelationship: (a) => {
+    const p = input(a).properties
+    // DataHub lets EDIT_ENTITY_DOCS through whenever editable properties are sent, even with new
+    // datasets: here the properties need EDIT_ENTITY on it and, as create, a privilege on both datasets.
+    if (p == null) return [editOf(a.urn, 'EDIT_ENTITY_DOCS')]
+    return [editOf(a.urn, 'EDIT_ENTITY'), ...relationshipDatasets(rowOf(p))]
   },
-  updateERModelRelationship: (a) => [
-    editOf(a.urn, input(a).editableProperties != null ? 'EDIT_ENTITY_DOCS' : 'EDIT_ENTITY'),
-  ],
   deleteERModelRelationship: (a) => [editOf(a.urn, 'DELETE_ENTITY')],
   createForm: FORMS('create'),
   updateForm: FORMS('update'),

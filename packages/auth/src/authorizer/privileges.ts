@@ -8,7 +8,6 @@ export const Privilege = {
   MANAGE_INGESTION: 'MANAGE_INGESTION',
   MANAGE_SECRETS: 'MANAGE_SECRETS',
   MANAGE_CONNECTIONS: 'MANAGE_CONNECTIONS',
-  MANAGE_DOCUMENTATION_FORMS: 'MANAGE_DOCUMENTATION_FORMS',
   MANAGE_USERS_AND_GROUPS: 'MANAGE_USERS_AND_GROUPS',
   CREATE_USERS_AND_GROUPS: 'CREATE_USERS_AND_GROUPS',
   UPDATE_USERS_AND_GROUPS: 'UPDATE_USERS_AND_GROUPS',
@@ -61,7 +60,7 @@ const managed = (privilege: string): OperationPrivileges => ({
 
 /**
  * `API_ENTITY_PRIVILEGE_MAP`, plus `dataHubRole` (managed with the policies, as role
- * assignment is in DataHub), `dataHubConnection` (managed as `upsertConnection` is) and `form`.
+ * assignment is in DataHub) and `dataHubConnection` (managed as `upsertConnection` is).
  */
 export const ENTITY_TYPE_PRIVILEGES: Readonly<Record<string, OperationPrivileges>> = {
   dataHubPolicy: managed(P.MANAGE_POLICIES),
@@ -72,8 +71,6 @@ export const ENTITY_TYPE_PRIVILEGES: Readonly<Record<string, OperationPrivileges
   dataHubSecret: { ...managed(P.MANAGE_SECRETS), READ: [P.MANAGE_SECRETS] },
   // A connection's blob is encrypted with the secrets' key: only its managers read or write it.
   dataHubConnection: { ...managed(P.MANAGE_CONNECTIONS), READ: [P.MANAGE_CONNECTIONS] },
-  // Forms are administered (DataHub's form validator applies to every API, not only GraphQL).
-  form: managed(P.MANAGE_DOCUMENTATION_FORMS),
   dataHubAccessToken: {
     CREATE: [P.MANAGE_ACCESS_TOKENS, P.CREATE_ENTITY, P.EDIT_ENTITY],
     READ: [P.MANAGE_ACCESS_TOKENS, P.VIEW_ENTITY_PAGE, P.GET_ENTITY, P.EDIT_ENTITY, P.DELETE_ENTITY],
@@ -86,8 +83,6 @@ export const ENTITY_TYPE_PRIVILEGES: Readonly<Record<string, OperationPrivileges
 export const ASPECT_PRIVILEGES: Readonly<Record<string, readonly string[]>> = {
   corpUserCredentials: [P.MANAGE_USER_CREDENTIALS],
   roleMembership: [P.MANAGE_POLICIES],
-  // An asset's form assignments, answers and verifications: written by the form mutations.
-  forms: [P.MANAGE_DOCUMENTATION_FORMS],
 }
 
 const ASPECT_BY_LOWER = new Map(Object.entries(ASPECT_PRIVILEGES).map(([k, v]) => [k.toLowerCase(), v]))

@@ -30,29 +30,33 @@ function mapErModel(e: LoadedEntity): Mapped {
   const editable = a[ER_EDITABLE]
   const created = obj(props?.created)
   const time = num(created?.time) ?? 0
+  const source = ref(props?.source, ['dataset'])
+  const destination = ref(props?.destination, ['dataset'])
   return {
     urn: e.urn,
     id: e.key.id,
-    properties: props
-      ? {
-          name: str(props.name) ?? '',
-          source: ref(props.source, ['dataset']) ?? null,
-          destination: ref(props.destination, ['dataset']) ?? null,
-          relationshipFieldMappings: Array.isArray(props.relationshipFieldMappings)
-            ? list(props.relationshipFieldMappings).flatMap((m) => {
-                const mapping = obj(m)
-                const source = str(mapping?.sourceField)
-                const destination = str(mapping?.destinationField)
-                return source !== null && destination !== null
-                  ? [{ sourceField: source, destinationField: destination }]
-                  : []
-              })
-            : null,
-          cardinality: enumValue(props.cardinality, CARDINALITIES) ?? 'N_N',
-          createdTime: Math.max(time, 0),
-          createdActor: ref(created?.actor) ?? null,
-        }
-      : null,
+    // Both ends are non-null datasets: a relationship stored otherwise has no properties.
+    properties:
+      props && source && destination
+        ? {
+            name: str(props.name) ?? '',
+            source,
+            destination,
+            relationshipFieldMappings: Array.isArray(props.relationshipFieldMappings)
+              ? list(props.relationshipFieldMappings).flatMap((m) => {
+                  const mapping = obj(m)
+                  const source = str(mapping?.sourceField)
+                  const destination = str(mapping?.destinationField)
+                  return source !== null && destination !== null
+                    ? [{ sourceField: source, destinationField: destination }]
+                    : []
+                })
+              : null,
+            cardinality: enumValue(props.cardinality, CARDINALITIES) ?? 'N_N',
+            createdTime: Math.max(time, 0),
+            createdActor: ref(created?.actor) ?? null,
+          }
+        : null,
     editableProperties: editable
       ? { name: str(editable.name), description: str(editable.description) }
       : null,

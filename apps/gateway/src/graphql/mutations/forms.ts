@@ -18,6 +18,8 @@ const PROMPT_TYPES = ['STRUCTURED_PROPERTY', 'FIELDS_STRUCTURED_PROPERTY']
 /** Assets a dynamic assignment gives the form to at most, in pages of {@link PAGE}. */
 const MAX_DYNAMIC_ASSETS = 10_000
 const PAGE = 500
+/** Assets a form being deleted is taken off at most (else the delete is refused). */
+const MAX_HOLDERS = 100_000
 /** The entity types DataHub's dynamic form assignment searches. */
 const DYNAMIC_TYPES = [
   'dataset',
@@ -162,39 +164,54 @@ async function updateForm(_: unknown, args: { input: UpdateFormInput }, ctx: Cat
 
 /**
  * DataHub's DeleteFormResolver (MANAGE_DOCUMENTATION_FORMS): the form taken off every asset
- * holding it (found by search, as assigned, completed or verified), then hard-deleted.
+ * holding it (assigned, completed or verified; found by search, soft-deleted ones too), then
+ * hard-deleted. The holders are all found before any is written (each write takes an asset out of
+ * the search's results); more than {@link MAX_HOLDERS} are refused, nothing written.
  */
 async function deleteForm(_: unknown, args: { input: { urn: string } }, ctx: CatalogContext) {
   const form = typedRef(ctx, args.input.urn, 'form')
   const holding = ['incompleteForms', 'completedForms', 'verifiedForms'].map((field) => ({
     and: [{ field, values: [form.urn] }],
   }))
-  await eachMatchingPage(ctx, holding, (assets) =>
-    changeForms(ctx, assets, (forms) => withoutForm(forms, form.urn, true)),
-  )
+  const entities = SEARCHABLE_TYPES.filter((t) => ctx.registry.hasAspect(ctx.registry.entity(t), FORMS))
+  const holders: EntityRef[] = []
+  await eachMatchingPage(ctx, entities, holding, MAX_HOLDERS + 1, true, async (assets) => {
+    holders.push(...assets)
+  })
+  if (holders.length > MAX_HOLDERS) {
+    throw new InvalidInputError(
+      `Form ${form.urn} is on more than ${MAX_HOLDERS} assets: remove it from them (batchRemoveForm) first`,
+    )
+  }
+  for (let at = 0; at < holders.length; at += PAGE) {
+    await changeForms(ctx, holders.slice(at, at + PAGE), (forms) => withoutForm(forms, form.urn, true))
+  }
   await deleteWithReferences(ctx, form)
   return true
 }
 
 /**
- * `visit` for each page of the assets that can have forms and match `orFilters` (at most
- * {@link MAX_DYNAMIC_ASSETS}, in pages of {@link PAGE}).
+ * `visit` for each page of the assets of `entities` that can have forms and match `orFilters` (at
+ * most `max`, in pages of {@link PAGE}; soft-deleted ones too when asked). The pages are read by
+ * offset: `visit` must not take assets out of the results.
  */
 async function eachMatchingPage(
   ctx: CatalogContext,
+  entities: readonly string[],
   orFilters: OrFilters,
+  max: number,
+  includeSoftDeleted: boolean,
   visit: (assets: EntityRef[]) => Promise<void>,
 ): Promise<void> {
   const { filter } = toFilter(orFilters)
-  const entities = DYNAMIC_TYPES.filter((t) => SEARCHABLE_TYPES.includes(t))
-  for (let start = 0; start < MAX_DYNAMIC_ASSETS; start += PAGE) {
+  for (let start = 0; start < max; start += PAGE) {
     const page = await searchOf(ctx).searchAcrossEntities({
       input: '*',
       entities,
       start,
-      count: PAGE,
+      count: Math.min(PAGE, max - start),
       ...(filter ? { filter } : {}),
-      searchFlags: { fulltext: true, skipAggregates: true, skipHighlighting: true },
+      searchFlags: { fulltext: true, skipAggregates: true, skipHighlighting: true, includeSoftDeleted },
     })
     const assets = page.metadata.urns
       .map((u) => resolveInput(ctx, u))
@@ -567,10 +584,13 @@ async function createDynamicFormAssignment(
   const { filter } = toFilter(args.input.orFilters)
   if (!filter) throw new InvalidInputError('A dynamic form assignment needs at least one filter')
   const stamp = stampOf(ctx)
-  await eachMatchingPage(ctx, args.input.orFilters, (assets) =>
+  const entities = DYNAMIC_TYPES.filter((t) => SEARCHABLE_TYPES.includes(t))
+  // An assigned asset still matches: reading by offset sees every one.
+  await eachMatchingPage(ctx, entities, args.input.orFilters, MAX_DYNAMIC_ASSETS, false, (assets) =>
     changeForms(ctx, assets, (forms) => assigned(forms, form.urn, info, stamp)),
   )
-  // Kept once the matching assets have the form: a failed call leaves no filter behind.
+  // Written once the matching assets have the form: a call failing part way leaves the pages
+  // assigned so far (each its own write), but no filter.
   await write(ctx, [upsert(form, 'dynamicFormAssignment', { filter })])
   return true
 }
