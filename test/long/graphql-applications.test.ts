@@ -116,6 +116,8 @@ t.test('bad input: nothing written', async (t) => {
   const { app } = await build(t)
   await datasets(app)
   await gql(app, CREATE, { input: { id: 'checkout', properties: { name: 'Checkout' } } })
+  const blank = await gql(app, CREATE, { input: { id: 'blank', properties: { name: '' } } })
+  t.equal(blank.errors?.[0]?.message, 'An application needs a name that is not blank')
   const noApp = await gql(app, SET, {
     input: { applicationUrn: 'urn:li:application:none', resourceUrns: [ORDERS] },
   })

@@ -58,6 +58,8 @@ t.test('create, read, list, update and delete an attribute', async (t) => {
     ownership: { owners: [{ owner: { urn: 'urn:li:corpuser:datahub' }, type: 'TECHNICAL_OWNER' }] },
   })
 
+  const blank = await gql(app, CREATE, { input: { id: 'blank', name: ' ' } })
+  t.equal(blank.errors?.[0]?.message, 'A business attribute needs a name that is not blank')
   const again = await gql(app, CREATE, { input: { id: 'email', name: 'Other' } })
   t.equal(again.errors?.[0]?.message, 'This Business Attribute already exists!')
   const sameName = await gql(app, CREATE, { input: { id: 'email2', name: 'Email address' } })

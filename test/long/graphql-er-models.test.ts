@@ -163,6 +163,10 @@ t.test('bad input: a clear error, nothing written', async (t) => {
     input: { properties: { ...input([['a', 'b']]).properties, source: 'urn:li:corpuser:x' } },
   })
   t.equal(notDataset.errors?.[0]?.message, 'urn:li:corpuser:x is not a dataset urn')
+  const blank = await gql(app, CREATE, {
+    input: { properties: { ...input([['a', 'b']]).properties, name: ' ' } },
+  })
+  t.equal(blank.errors?.[0]?.message, 'An erModelRelationship needs a name that is not blank')
   const noProps = await gql(app, CREATE, { input: {} })
   t.equal(noProps.errors?.[0]?.message, 'properties are required to create an erModelRelationship')
   const list = await gql(app, '{ search(input: {type: ER_MODEL_RELATIONSHIP, query: "*"}) { total } }')

@@ -119,6 +119,8 @@ t.test('a form: created, read, updated, assigned, answered, completed and verifi
     { form: null },
     'a form that does not exist is null',
   )
+  const blank = await gql(app, CREATE, { input: { id: 'blank', name: '  ' } })
+  t.equal(blank.errors?.[0]?.message, 'A form needs a name that is not blank')
   const noParams = await gql(app, CREATE, {
     input: { id: 'bad', name: 'Bad', prompts: [{ title: 'x', type: 'STRUCTURED_PROPERTY' }] },
   })

@@ -12,7 +12,7 @@ import { GLOBAL_SETTINGS_ASPECT, GLOBAL_SETTINGS_URN } from '../resolvers/views.
 import { compareAndSet } from './compare-and-set.js'
 import { deleteWithReferences } from './entity-references.js'
 import { patch, pointer } from './patch.js'
-import { creatorOwnership, resolveInput, typedRef, upsert, write } from './support.js'
+import { creatorOwnership, nameOf, resolveInput, typedRef, upsert, write } from './support.js'
 
 const APPLICATIONS = 'applications'
 
@@ -40,6 +40,7 @@ async function existing(ctx: CatalogContext, urn: string, message: string): Prom
  */
 async function createApplication(_: unknown, args: { input: CreateApplicationInput }, ctx: CatalogContext) {
   const { input } = args
+  nameOf(input.properties.name, 'An application')
   const id = input.id?.trim() ? input.id : randomUUID()
   const application = typedRef(ctx, `urn:li:application:${id}`, 'application')
   let domain: EntityRef | undefined
@@ -72,6 +73,7 @@ async function updateApplication(
 ) {
   const application = await existing(ctx, args.urn, 'The Application provided dos not exist')
   const { name, description } = args.input
+  if (name != null) nameOf(name, 'An application')
   let found = false
   await compareAndSet(ctx, application, APPLICATION_PROPERTIES, (current) => {
     // Deleted meanwhile: not brought back.

@@ -8,7 +8,7 @@ import { FIELD_TYPES } from '../mappers/dataset.js'
 import { listEntities } from '../resolvers/users-groups.js'
 import { compareAndSet, guardedSet, oneAtATime, retryingRaces } from './compare-and-set.js'
 import { deleteWithReferences } from './entity-references.js'
-import { creatorOwnership, resolveInput, stampOf, typedRef, upsert, write } from './support.js'
+import { creatorOwnership, nameOf, resolveInput, stampOf, typedRef, upsert, write } from './support.js'
 
 const ATTRIBUTES = 'businessAttributes'
 /** Business attributes compared by name at most (DataHub's name search asks for 1,000). */
@@ -68,6 +68,7 @@ async function createBusinessAttribute(
   ctx: CatalogContext,
 ) {
   const { input } = args
+  nameOf(input.name, 'A business attribute')
   const id = input.id?.trim() ? input.id : randomUUID()
   const attribute = typedRef(ctx, `urn:li:businessAttribute:${id}`, 'businessAttribute')
   const info: AspectValue = { fieldPath: input.name, name: input.name }
@@ -101,6 +102,7 @@ async function updateBusinessAttribute(
   const { input } = args
   const attribute = typedRef(ctx, args.urn, 'businessAttribute')
   const type = input.type != null ? storedType(input.type) : undefined
+  if (input.name != null) nameOf(input.name, 'A business attribute')
   const update = async () => {
     if (input.name != null) await checkNameFree(ctx, input.name, attribute.urn)
     let found = false

@@ -5,7 +5,7 @@ import type { CatalogContext } from '../context.js'
 import type { EntitySource } from '../mappers/common.js'
 import { ER_EDITABLE, ER_PROPERTIES } from '../mappers/er-model.js'
 import { deleteWithReferences } from './entity-references.js'
-import { resolveInput, stampOf, typedRef, upsert, write } from './support.js'
+import { nameOf, resolveInput, stampOf, typedRef, upsert, write } from './support.js'
 
 interface PropertiesInput {
   readonly name: string
@@ -80,7 +80,7 @@ async function proposals(
     if (mappings.length === 0)
       throw new InvalidInputError('An erModelRelationship needs at least one field mapping')
     const value: AspectValue = {
-      name: p.name,
+      name: nameOf(p.name, 'An erModelRelationship'),
       source: await dataset(ctx, p.source),
       destination: await dataset(ctx, p.destination),
       relationshipFieldMappings: mappings,

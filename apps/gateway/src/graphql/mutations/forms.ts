@@ -11,7 +11,7 @@ import { deleteWithReferences } from './entity-references.js'
 import { type PatchOp, patch, pointer } from './patch.js'
 import { propertyValuesPatch } from './structured-properties.js'
 import { type PropertyValueInput, toPrimitive } from './structured-property-values.js'
-import { currentAspect, resolveInput, stampOf, typedRef, upsert, write } from './support.js'
+import { currentAspect, nameOf, resolveInput, stampOf, typedRef, upsert, write } from './support.js'
 
 const FORMS = 'forms'
 const PROMPT_TYPES = ['STRUCTURED_PROPERTY', 'FIELDS_STRUCTURED_PROPERTY']
@@ -111,6 +111,7 @@ const urnsOf = (ctx: CatalogContext, urns: readonly string[] | null | undefined,
  */
 async function createForm(_: unknown, args: { input: CreateFormInput }, ctx: CatalogContext) {
   const { input } = args
+  nameOf(input.name, 'A form')
   const form = typedRef(ctx, `urn:li:form:${input.id?.trim() ? input.id : randomUUID()}`, 'form')
   const info: Json = { name: input.name, type: input.type ?? 'COMPLETION' }
   if (input.description != null) info.description = input.description
@@ -139,7 +140,7 @@ async function updateForm(_: unknown, args: { input: UpdateFormInput }, ctx: Cat
   const { input } = args
   const [form] = await existingForm(ctx, input.urn, `Form with urn ${input.urn} does not exist`)
   const ops: PatchOp[] = []
-  if (input.name != null) ops.push({ op: 'add', path: '/name', value: input.name })
+  if (input.name != null) ops.push({ op: 'add', path: '/name', value: nameOf(input.name, 'A form') })
   if (input.description != null) ops.push({ op: 'add', path: '/description', value: input.description })
   if (input.type != null) ops.push({ op: 'add', path: '/type', value: input.type })
   for (const p of input.promptsToAdd ?? []) {

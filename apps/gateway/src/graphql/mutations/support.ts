@@ -92,3 +92,9 @@ export function cipherOf(ctx: CatalogContext, what: string) {
   if (!cipher) throw new UnavailableError(`${what} are not available: this server has no encryption key`)
   return cipher
 }
+
+/** A name from mutation input: `what` with a blank name is refused (a 400). */
+export function nameOf(name: string, what: string): string {
+  if (name.trim() === '') throw new InvalidInputError(`${what} needs a name that is not blank`)
+  return name
+}
