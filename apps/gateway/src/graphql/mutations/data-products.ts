@@ -118,12 +118,12 @@ async function deleteDataProduct(
 }
 
 /** The data products holding `resource` now (the incoming `DataProductContains` edges). */
-async function productsOf(ctx: CatalogContext, resource: string): Promise<string[]> {
+async function productsOf(ctx: CatalogContext, resource: string, count = OWNERS_PAGE): Promise<string[]> {
   const page = await ctx.client.relationships({
     urn: resource,
     direction: 'INCOMING',
     types: [CONTAINS],
-    count: OWNERS_PAGE,
+    count,
   })
   return page.relationships.map((r) => r.entity)
 }
@@ -304,3 +304,63 @@ export const dataProductMutations = {
   batchAddToDataProducts,
   batchRemoveFromDataProducts,
 }
+
+/** Entities `bulkEntityDataProducts` takes at most, as DataHub's resolver. */
+const MAX_BULK_URNS = 100
+/** Data products read per entity by `bulkEntityDataProducts` (DataHub scrolls 1,000 edges a page). */
+const BULK_PRODUCTS_PAGE = 1_000
+
+/**
+ * DataHub's BulkEntityDataProductsResolver (for the data product lineage view): for each entity,
+ * the data products containing it or one of its siblings, and whether it (or a sibling) is one
+ * of their output ports. At most 100 entities a call.
+ */
+async function bulkEntityDataProducts(
+  _: unknown,
+  args: { input: { urns: readonly string[] } },
+  ctx: CatalogContext,
+) {
+  const { urns } = args.input
+  if (urns.length > MAX_BULK_URNS) {
+    throw new InvalidInputError(`Cannot fetch data products for more than ${MAX_BULK_URNS} entities at once`)
+  }
+  const entities = urns.map((u) => resolveInput(ctx, u).urn)
+  const stored = entities.length > 0 ? await ctx.client.getEntities(entities, ['siblings']) : new Map()
+  const groups = entities.map((urn) => {
+    const siblings = stored.get(urn)?.aspects.siblings?.siblings
+    return [
+      urn,
+      ...(Array.isArray(siblings) ? siblings.filter((s): s is string => typeof s === 'string') : []),
+    ]
+  })
+  const productsByMember = new Map<string, string[]>()
+  for (const member of new Set(groups.flat())) {
+    productsByMember.set(member, await productsOf(ctx, member, BULK_PRODUCTS_PAGE))
+  }
+  const products = [...new Set([...productsByMember.values()].flat())]
+  const properties = products.length > 0 ? await ctx.client.getEntities(products, [PROPERTIES]) : new Map()
+  const outputPorts = new Map(
+    products.map((p) => {
+      const assets = properties.get(p)?.aspects[PROPERTIES]?.assets
+      const ports = (Array.isArray(assets) ? assets : [])
+        .filter((a) => (a as { outputPort?: unknown }).outputPort === true)
+        .map((a) => (a as { destinationUrn?: unknown }).destinationUrn)
+      return [p, new Set(ports)]
+    }),
+  )
+  return {
+    entities: entities.map((urn, i) => {
+      const group = groups[i] ?? [urn]
+      const held = [...new Set(group.flatMap((m) => productsByMember.get(m) ?? []))]
+      return {
+        urn,
+        dataProductAssociations: held.map((product) => ({
+          dataProduct: { urn: product },
+          isOutputPort: group.some((m) => outputPorts.get(product)?.has(m) === true),
+        })),
+      }
+    }),
+  }
+}
+
+export const dataProductQueries = { bulkEntityDataProducts }

@@ -7,7 +7,7 @@ import { connectionMutations, connectionQueries } from '../mutations/connections
 import { corpPropertyMutations } from '../mutations/corp-properties.js'
 import { dataContractMutations } from '../mutations/data-contracts.js'
 import { dataProductAssetQueries } from '../mutations/data-product-assets.js'
-import { dataProductMutations } from '../mutations/data-products.js'
+import { dataProductMutations, dataProductQueries } from '../mutations/data-products.js'
 import { deprecationMutations } from '../mutations/deprecation.js'
 import { descriptionMutations } from '../mutations/description.js'
 import { domainAdminMutations } from '../mutations/domain-admin.js'
@@ -89,6 +89,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...businessAttributeQueries,
       ...applicationQueries,
       ...formQueries,
+      ...dataProductQueries,
       ...meQueries,
       ...stepStateQueries,
       ...searchQueries,
