@@ -7,9 +7,9 @@ import { APPLICATION_PROPERTIES } from '../mappers/application.js'
 import { type EntitySource, obj } from '../mappers/common.js'
 import { globalSettingsOf } from '../resolvers/global-settings.js'
 import { searchQueries } from '../resolvers/search.js'
-import type { FacetFilter, Flags, OrFilters } from '../resolvers/search-input.js'
 import { GLOBAL_SETTINGS_ASPECT, GLOBAL_SETTINGS_URN } from '../resolvers/views.js'
 import { compareAndSet } from './compare-and-set.js'
+import { type AssetsSearchInput, withCriterion } from './data-product-assets.js'
 import { deleteWithReferences } from './entity-references.js'
 import { patch, pointer } from './patch.js'
 import { creatorOwnership, nameOf, resolveInput, typedRef, upsert, write } from './support.js'
@@ -188,16 +188,6 @@ async function updateApplicationsSettings(
   return true
 }
 
-interface AssetsSearchInput {
-  readonly types?: readonly string[] | null
-  readonly query?: string | null
-  readonly start?: number | null
-  readonly count?: number | null
-  readonly filters?: readonly FacetFilter[] | null
-  readonly orFilters?: OrFilters
-  readonly searchFlags?: Flags
-}
-
 /**
  * `listApplicationAssets(urn, input)`: a search over the assets of the application (those whose
  * `applications` name it), narrowed by the caller's types, query and filters.
@@ -210,8 +200,6 @@ function listApplicationAssets(
 ) {
   const application = typedRef(ctx, args.urn, 'application')
   const { input } = args
-  const member: FacetFilter = { field: APPLICATIONS, values: [application.urn] }
-  const groups = input.orFilters?.length ? input.orFilters : [{ and: input.filters ?? [] }]
   return searchQueries.searchAcrossEntities(
     undefined,
     {
@@ -220,7 +208,7 @@ function listApplicationAssets(
         query: input.query ?? '*',
         start: input.start ?? 0,
         count: input.count ?? 10,
-        orFilters: groups.map((g) => ({ and: [...(g.and ?? []), member] })),
+        orFilters: withCriterion(input, { field: APPLICATIONS, values: [application.urn] }),
         searchFlags: input.searchFlags,
       },
     },

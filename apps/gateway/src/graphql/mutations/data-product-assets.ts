@@ -15,7 +15,8 @@ import { currentAspect, resolveInput } from './support.js'
 const DEFAULT_START = 0
 const DEFAULT_COUNT = 10
 
-interface AssetsSearchInput {
+/** The search input of an asset list (`listDataProductAssets`, `listApplicationAssets`). */
+export interface AssetsSearchInput {
   readonly types?: readonly string[] | null
   readonly query?: string | null
   readonly start?: number | null
@@ -40,9 +41,13 @@ async function assetsOf(ctx: CatalogContext, urn: string): Promise<string[]> {
  * one conjunct) also requires the URN to be one of `urns`.
  */
 function withUrns(urns: readonly string[], input: AssetsSearchInput): OrFilters {
-  const urnCriterion: FacetFilter = { field: 'urn', values: urns }
+  return withCriterion(input, { field: 'urn', values: urns })
+}
+
+/** The caller's filter (the legacy `filters` as one conjunct) with `criterion` added to every conjunct. */
+export function withCriterion(input: AssetsSearchInput, criterion: FacetFilter): OrFilters {
   const groups = input.orFilters?.length ? input.orFilters : [{ and: input.filters ?? [] }]
-  return groups.map((g) => ({ and: [...(g.and ?? []), urnCriterion] }))
+  return groups.map((g) => ({ and: [...(g.and ?? []), criterion] }))
 }
 
 /**
