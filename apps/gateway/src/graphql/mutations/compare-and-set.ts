@@ -58,21 +58,19 @@ export async function retryingRaces<T>(run: () => Promise<T>): Promise<T> {
  * another write got in between, the test fails, nothing is written, and the change is computed
  * again on a fresh read. Updates of one aspect from this process run one after the other, so
  * retries are only needed against other writers. `change` answering undefined writes nothing.
- * `alongside` is written in the same write (all or nothing); it must be safe to write again.
  */
 export function compareAndSet(
   ctx: CatalogContext,
   ref: EntityRef,
   aspect: string,
   change: (current: AspectValue | undefined) => AspectValue | undefined,
-  alongside: readonly MetadataProposal[] = [],
 ): Promise<void> {
   return oneAtATime(`${ref.urn}\n${aspect}`, () =>
     retryingRaces(async () => {
       const current = await currentAspect(ctx, ref.urn, aspect)
       const next = change(current)
       if (next === undefined) return
-      await write(ctx, [...alongside, guardedSet(ref, aspect, current, next)])
+      await write(ctx, [guardedSet(ref, aspect, current, next)])
     }),
   )
 }

@@ -18,8 +18,8 @@ const PROMPT_TYPES = ['STRUCTURED_PROPERTY', 'FIELDS_STRUCTURED_PROPERTY']
 /** Assets a dynamic assignment gives the form to at most, in pages of {@link PAGE}. */
 const MAX_DYNAMIC_ASSETS = 10_000
 const PAGE = 500
-/** Assets a form being deleted is taken off at most (else the delete is refused). */
-const MAX_HOLDERS = 100_000
+/** Assets a form being deleted can be taken off: as many as one search reads (else the delete is refused). */
+const MAX_HOLDERS = 10_000
 /** The entity types DataHub's dynamic form assignment searches. */
 const DYNAMIC_TYPES = [
   'dataset',
@@ -167,7 +167,7 @@ async function updateForm(_: unknown, args: { input: UpdateFormInput }, ctx: Cat
  * DataHub's DeleteFormResolver (MANAGE_DOCUMENTATION_FORMS): the form taken off every asset
  * holding it (assigned, completed or verified; found by search, soft-deleted ones too), then
  * hard-deleted. The holders are all found before any is written (each write takes an asset out of
- * the search's results); more than {@link MAX_HOLDERS} are refused, nothing written.
+ * the search's results); {@link MAX_HOLDERS} or more are refused, nothing written.
  */
 async function deleteForm(_: unknown, args: { input: { urn: string } }, ctx: CatalogContext) {
   const form = typedRef(ctx, args.input.urn, 'form')
@@ -176,12 +176,13 @@ async function deleteForm(_: unknown, args: { input: { urn: string } }, ctx: Cat
   }))
   const entities = SEARCHABLE_TYPES.filter((t) => ctx.registry.hasAspect(ctx.registry.entity(t), FORMS))
   const holders: EntityRef[] = []
-  await eachMatchingPage(ctx, entities, holding, MAX_HOLDERS + 1, true, async (assets) => {
+  await eachMatchingPage(ctx, entities, holding, MAX_HOLDERS, true, async (assets) => {
     holders.push(...assets)
   })
-  if (holders.length > MAX_HOLDERS) {
+  // A search reads at most 10,000 results: at that many, more may hold the form.
+  if (holders.length >= MAX_HOLDERS) {
     throw new InvalidInputError(
-      `Form ${form.urn} is on more than ${MAX_HOLDERS} assets: remove it from them (batchRemoveForm) first`,
+      `Form ${form.urn} is on ${MAX_HOLDERS} assets or more: remove it from them (batchRemoveForm) first`,
     )
   }
   for (let at = 0; at < holders.length; at += PAGE) {
