@@ -6,7 +6,7 @@ import { BUSINESS_ATTRIBUTE_INFO } from '../mappers/business-attribute.js'
 import type { EntitySource } from '../mappers/common.js'
 import { FIELD_TYPES } from '../mappers/dataset.js'
 import { listEntities } from '../resolvers/users-groups.js'
-import { compareAndSet, guardedSet, oneAtATime, retryingRaces } from './compare-and-set.js'
+import { compareAndSet, compareAndSetEach, oneAtATime } from './compare-and-set.js'
 import { deleteWithReferences } from './entity-references.js'
 import { creatorOwnership, nameOf, resolveInput, stampOf, typedRef, upsert, write } from './support.js'
 
@@ -169,19 +169,11 @@ async function removeBusinessAttribute(_: unknown, args: { input: AttachInput },
   typedRef(ctx, args.input.businessAttributeUrn, 'businessAttribute')
   const fields = fieldsOf(ctx, args.input)
   // One write, each column guarded on what was read: an attachment made meanwhile is not wiped.
-  await retryingRaces(async () => {
-    const stored = await ctx.client.getEntities(
-      fields.map((f) => f.urn),
-      [ATTRIBUTES],
-    )
-    const writes = fields.map((f) => {
-      const current = stored.get(f.urn)?.aspects[ATTRIBUTES]
-      if (!current?.businessAttribute) {
-        throw new InvalidInputError('Schema field has not attached with business attribute')
-      }
-      return guardedSet(f, ATTRIBUTES, current, {})
-    })
-    await write(ctx, writes)
+  await compareAndSetEach(ctx, fields, ATTRIBUTES, (current) => {
+    if (!current?.businessAttribute) {
+      throw new InvalidInputError('Schema field has not attached with business attribute')
+    }
+    return {}
   })
   return true
 }

@@ -2,7 +2,7 @@ import { CatalogError, type EntityRef } from '@catalog/core'
 import type { AspectValue, MetadataProposal } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import { patch } from './patch.js'
-import { currentAspect, upsert, write } from './support.js'
+import { upsert, write } from './support.js'
 
 /** Attempts at most, each on a fresh read, before a contended update gives up. */
 const ATTEMPTS = 8
@@ -65,14 +65,38 @@ export function compareAndSet(
   aspect: string,
   change: (current: AspectValue | undefined) => AspectValue | undefined,
 ): Promise<void> {
-  return oneAtATime(`${ref.urn}\n${aspect}`, () =>
-    retryingRaces(async () => {
-      const current = await currentAspect(ctx, ref.urn, aspect)
-      const next = change(current)
-      if (next === undefined) return
-      await write(ctx, [guardedSet(ref, aspect, current, next)])
-    }),
-  )
+  return oneAtATime(`${ref.urn}\n${aspect}`, () => compareAndSetEach(ctx, [ref], aspect, change))
+}
+
+/**
+ * {@link compareAndSet} of one aspect on each of `refs` (each once), in one write with
+ * `alongside` (all or nothing; it must be safe to write again). `change` gets a copy of what was
+ * read, which it may edit; answering undefined leaves that entity alone, throwing refuses the
+ * whole call with nothing written. A lost race is read and written again.
+ */
+export async function compareAndSetEach(
+  ctx: CatalogContext,
+  refs: readonly EntityRef[],
+  aspect: string,
+  change: (current: AspectValue | undefined, ref: EntityRef) => AspectValue | undefined,
+  alongside: readonly MetadataProposal[] = [],
+): Promise<void> {
+  // Two guarded writes of one aspect in a batch would refuse each other.
+  const unique = [...new Map(refs.map((r) => [r.urn, r])).values()]
+  if (unique.length === 0) return
+  await retryingRaces(async () => {
+    const stored = await ctx.client.getEntities(
+      unique.map((r) => r.urn),
+      [aspect],
+    )
+    const writes: MetadataProposal[] = [...alongside]
+    for (const ref of unique) {
+      const current = stored.get(ref.urn)?.aspects[aspect]
+      const next = change(structuredClone(current), ref)
+      if (next !== undefined) writes.push(guardedSet(ref, aspect, current, next))
+    }
+    if (writes.length > 0) await write(ctx, writes)
+  })
 }
 
 /**
@@ -80,7 +104,7 @@ export function compareAndSet(
  * `current`: a CREATE when it was absent, else a generic PATCH (the aspect's template does not
  * reshape it) testing the whole stored value.
  */
-export function guardedSet(
+function guardedSet(
   ref: EntityRef,
   aspect: string,
   current: AspectValue | undefined,

@@ -6,7 +6,7 @@ import { type EntitySource, list, obj, schemaFieldUrn } from '../mappers/common.
 import { FORM_INFO } from '../mappers/form.js'
 import { searchOf } from '../resolvers/search.js'
 import { type OrFilters, SEARCHABLE_TYPES, toFilter } from '../resolvers/search-input.js'
-import { guardedSet, retryingRaces } from './compare-and-set.js'
+import { compareAndSetEach } from './compare-and-set.js'
 import { deleteWithReferences } from './entity-references.js'
 import { type PatchOp, patch, pointer } from './patch.js'
 import { propertyValuesPatch } from './structured-properties.js'
@@ -245,31 +245,22 @@ function formsOf(v: AspectValue | undefined): {
 }
 
 /**
- * One write changing the `forms` of each of `assets` from what was read (a lost race to another
- * writer is read and written again), with `alongside` in the same write. `change` answering
- * undefined leaves that asset alone; throwing refuses the whole call, nothing written.
+ * One write changing the `forms` of each of `assets` from what was read, with `alongside` in the
+ * same write ({@link compareAndSetEach}).
  */
-async function changeForms(
+function changeForms(
   ctx: CatalogContext,
   assets: readonly EntityRef[],
   change: (forms: ReturnType<typeof formsOf>, asset: EntityRef) => ReturnType<typeof formsOf> | undefined,
   alongside: readonly MetadataProposal[] = [],
 ): Promise<void> {
-  if (assets.length === 0) return
-  await retryingRaces(async () => {
-    const stored = await ctx.client.getEntities(
-      assets.map((a) => a.urn),
-      [FORMS],
-    )
-    const writes: MetadataProposal[] = [...alongside]
-    for (const asset of assets) {
-      const current = stored.get(asset.urn)?.aspects[FORMS]
-      // A copy: `change` may edit what it is given, the guard needs what was read.
-      const next = change(formsOf(structuredClone(current)), asset)
-      if (next) writes.push(guardedSet(asset, FORMS, current, next as unknown as AspectValue))
-    }
-    await write(ctx, writes)
-  })
+  return compareAndSetEach(
+    ctx,
+    assets,
+    FORMS,
+    (current, asset) => change(formsOf(current), asset) as AspectValue | undefined,
+    alongside,
+  )
 }
 
 /** `forms` with `form` assigned (its prompts all to do) unless it is there already. */
@@ -285,8 +276,7 @@ function assigned(forms: ReturnType<typeof formsOf>, form: string, info: Json, s
 
 /** The assets of a batch call: each must exist. */
 async function existingAssets(ctx: CatalogContext, urns: readonly string[]): Promise<EntityRef[]> {
-  // Each asset once: two guarded writes of one aspect in a batch would refuse each other.
-  const assets = [...new Map(urns.map((u) => resolveInput(ctx, u)).map((a) => [a.urn, a])).values()]
+  const assets = urns.map((u) => resolveInput(ctx, u))
   for (const asset of assets) {
     if (!ctx.registry.hasAspect(asset.entity, FORMS)) {
       throw new InvalidInputError(`${asset.urn} cannot have forms`)
