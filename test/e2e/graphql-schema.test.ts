@@ -113,21 +113,21 @@ t.test('a root field not served yet answers an error naming it, never an invente
     url: '/api/graphql',
     payload: {
       query:
-        '{ getServiceAccount(urn: "urn:li:corpuser:x") { urn } document(urn: "urn:li:document:x") { urn } }',
+        '{ metric(urn: "urn:li:metric:x") { urn } semanticModel(urn: "urn:li:semanticModel:x") { urn } }',
     },
   })
   t.equal(res.statusCode, 200)
   const body = JSON.parse(res.body)
-  t.same(body.data, { getServiceAccount: null, document: null })
+  t.same(body.data, { metric: null, semanticModel: null })
   t.same(
     body.errors.map((e: { message: string; extensions: unknown }) => [e.message, e.extensions]),
     [
       [
-        'Query.getServiceAccount is not served by this catalog yet',
+        'Query.metric is not served by this catalog yet',
         { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' },
       ],
       [
-        'Query.document is not served by this catalog yet',
+        'Query.semanticModel is not served by this catalog yet',
         { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' },
       ],
     ],

@@ -158,7 +158,7 @@ t.test('views: create, list, narrow searches, default, update, delete', async (t
     '{ docPropagationSettings { docColumnPropagation } globalHomePageSettings { defaultTemplate { urn } } }'
   t.same((await gql(app, SECTIONS)).data, {
     docPropagationSettings: { docColumnPropagation: false },
-    globalHomePageSettings: { defaultTemplate: null },
+    globalHomePageSettings: { defaultTemplate: { urn: 'urn:li:dataHubPageTemplate:home_default_1' } },
   })
   const PROPAGATE =
     'mutation p($v: Boolean) { updateDocPropagationSettings(input: { docColumnPropagation: $v }) }'

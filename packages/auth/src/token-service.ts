@@ -23,6 +23,8 @@ export interface IssueRequest {
   readonly ttlMs: number | null
   readonly name: string
   readonly description?: string
+  /** DataHub's token type: PERSONAL (the default), or SERVICE_ACCOUNT for a service account's. */
+  readonly type?: 'PERSONAL' | 'SERVICE_ACCOUNT'
 }
 
 /** A freshly signed token and the record to store for it. */
@@ -140,7 +142,7 @@ export class TokenService {
       nbf: Math.floor(createdAt / 1000),
       ...(expiresAt === undefined ? {} : { exp: Math.floor(expiresAt / 1000) }),
       iss: TOKEN_ISSUER,
-      type: 'PERSONAL',
+      type: request.type ?? 'PERSONAL',
       actorType: actor.entityType === 'corpuser' ? 'USER' : actor.entityType.toUpperCase(),
       actorId: actor.parts.join(','),
       version: '2',

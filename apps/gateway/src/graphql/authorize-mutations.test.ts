@@ -8,8 +8,9 @@ import { datahubSchema } from './schema/index.js'
 const ALICE = 'urn:li:corpuser:alice'
 
 /**
- * Mutations that act on the caller's own records only, and the form answers, which their
- * resolvers check (the caller must be assigned to the form): open to every authenticated caller.
+ * Mutations that act on the caller's own records only, the form answers, which their resolvers
+ * check (the caller must be assigned to the form), and the deletes of home page templates and
+ * modules, which their resolvers check in DataHub's order: open to every authenticated caller.
  */
 const OPEN = new Set([
   'acceptRole',
@@ -20,6 +21,8 @@ const OPEN = new Set([
   'batchUpdateStepStates',
   'submitFormPrompt',
   'verifyForm',
+  'deletePageTemplate',
+  'deletePageModule',
 ])
 
 /** A request context of `actor` holding `roles`, over DataHub's default policies. */

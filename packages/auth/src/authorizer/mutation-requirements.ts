@@ -72,6 +72,24 @@ function relationshipDatasets(properties: Record<string, unknown>): Requirement[
     }
   })
 }
+/**
+ * A global home page template or module needs MANAGE_HOME_PAGE_TEMPLATES (DataHub's
+ * `canManageHomePageTemplates`); a personal one is anyone's (its resolver guards existing ones).
+ */
+const HOME_PAGE =
+  (what: string) =>
+  async (a: Args): Promise<MutationCheck> =>
+    input(a).scope === 'PERSONAL'
+      ? { requirements: [] }
+      : {
+          requirements: platform('MANAGE_HOME_PAGE_TEMPLATES'),
+          message: `User does not have permission to update global ${what}.`,
+        }
+/** DataHub's `canManageServiceAccounts`, with the message of the `verb` resolver. */
+const SERVICE_ACCOUNTS = (verb: string) => async (): Promise<MutationCheck> => ({
+  requirements: platform('MANAGE_SERVICE_ACCOUNTS'),
+  message: `Unauthorized to ${verb} service accounts. Please contact your DataHub administrator.`,
+})
 /** Open to every authenticated caller: the resolver acts on the caller's own records only. */
 const open: Rule = () => []
 
@@ -272,6 +290,8 @@ function displayProperties(a: Args): readonly Requirement[] {
 
 /** A personal token for oneself needs GENERATE_PERSONAL_ACCESS_TOKENS; for anyone else MANAGE_ACCESS_TOKENS. */
 function createToken(a: Args, facts: MutationFacts): readonly Requirement[] {
+  // DataHub's CreateAccessTokenResolver: a service account's token needs MANAGE_SERVICE_ACCOUNTS alone.
+  if (input(a).type === 'SERVICE_ACCOUNT') return platform('MANAGE_SERVICE_ACCOUNTS')
   if (input(a).actorUrn === facts.actor)
     return platform('GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_ACCESS_TOKENS')
   return platform('MANAGE_ACCESS_TOKENS')
@@ -504,6 +524,18 @@ const RULES: Readonly<Record<string, Rule>> = {
   deleteView: updateView,
   updateDocPropagationSettings: () => platform('MANAGE_GLOBAL_SETTINGS'),
   updateApplicationsSettings: () => platform('MANAGE_FEATURES'),
+  upsertPageTemplate: HOME_PAGE('templates'),
+  upsertPageModule: HOME_PAGE('modules'),
+  // Checked by the resolvers, in DataHub's order: defaults, existence, scope, creator.
+  deletePageTemplate: open,
+  deletePageModule: open,
+  updateAssetSettings: async (a): Promise<MutationCheck> => ({
+    requirements: [editOf(input(a).urn, 'MANAGE_ASSET_SUMMARY')],
+    message: `Unauthorized to modify assetSettings on entity: ${strOf(input(a).urn)}`,
+  }),
+  createServiceAccount: SERVICE_ACCOUNTS('create'),
+  deleteServiceAccount: SERVICE_ACCOUNTS('delete'),
+  updateServiceAccountDefaultView: SERVICE_ACCOUNTS('manage'),
 }
 
 /** The mutation names with a rule (the rest fail closed). */

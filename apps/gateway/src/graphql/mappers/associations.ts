@@ -4,6 +4,7 @@ import { applicationAssociations } from './application.js'
 import { assertionsHealth } from './assertion.js'
 import { type EntitySource, type Mapped, num, ref, refs, str } from './common.js'
 import { MAPPINGS } from './index.js'
+import { assetSettings } from './page-template.js'
 import type { EntityMapping, FieldContext, FieldFn } from './types.js'
 
 type Json = Record<string, unknown>
@@ -289,12 +290,14 @@ const CONTEXT_ASPECTS = [
   'forms',
   'incidentsSummary',
   'applications',
+  'assetSettings',
 ]
 
 /**
  * A mapping plus the fields many entity types share: `domain`, `container`,
  * `parentContainers`, `siblings`, `dataPlatformInstance`, `browsePathV2`,
- * `structuredProperties`, `forms` and `applications`. A field a type does not declare is never read.
+ * `structuredProperties`, `forms`, `applications` and the asset summary `settings`. A field a type
+ * does not declare is never read.
  */
 export function withContext(mapping: EntityMapping): EntityMapping {
   return {
@@ -317,6 +320,7 @@ export function withContext(mapping: EntityMapping): EntityMapping {
       if (!('forms' in own)) own.forms = forms(a.forms, e.urn)
       if (!('health' in own)) own.health = health(e.urn, a.incidentsSummary)
       if (!('lastIngested' in own)) own.lastIngested = lastIngested(e.urn)
+      if (!('settings' in own)) own.settings = assetSettings(a.assetSettings)
       if (!('applications' in own)) {
         const applications = applicationAssociations(a.applications, e.urn)
         own.applications = applications

@@ -35,6 +35,7 @@ import {
   ML_PRIMARY_KEY_MAPPING,
 } from './ml.js'
 import { NOTEBOOK_MAPPING } from './notebook.js'
+import { PAGE_MODULE_MAPPING, PAGE_TEMPLATE_MAPPING } from './page-template.js'
 import { DATA_PLATFORM_INSTANCE_MAPPING } from './platform-instance.js'
 import { QUERY_MAPPING } from './query.js'
 import { ROLE_MAPPING } from './role.js'
@@ -85,6 +86,8 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['application', APPLICATION_MAPPING],
       ['form', FORM_MAPPING],
       ['erModelRelationship', ER_MODEL_MAPPING],
+      ['dataHubPageTemplate', PAGE_TEMPLATE_MAPPING],
+      ['dataHubPageModule', PAGE_MODULE_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

@@ -9,6 +9,7 @@ import {
 import { ForbiddenError, InvalidInputError, NotFoundError, ROOT_ACTOR, UnavailableError } from '@catalog/core'
 import type { CatalogContext } from '../context.js'
 import type { EntitySource } from '../mappers/common.js'
+import { isServiceAccount } from './service-accounts.js'
 import { resolveInput, write } from './support.js'
 
 /** DataHub's authorization message. */
@@ -16,7 +17,7 @@ export const UNAUTHORIZED_MESSAGE =
   'Unauthorized to perform this action. Please contact your DataHub administrator.'
 
 interface CreateAccessTokenInput {
-  readonly type: 'PERSONAL'
+  readonly type: 'PERSONAL' | 'SERVICE_ACCOUNT'
   readonly actorUrn: string
   readonly duration: string
   readonly name: string
@@ -31,7 +32,8 @@ function tokensOf(ctx: CatalogContext): TokenService {
 
 /**
  * `createAccessToken` (DataHub's shape): mints a token for `actorUrn`, stores its
- * `dataHubAccessToken` entity and returns the token once. Who may is checked before this runs,
+ * `dataHubAccessToken` entity and returns the token once. A SERVICE_ACCOUNT token must be for a
+ * service account (and needs MANAGE_SERVICE_ACCOUNTS, nothing else). Who may is checked before this runs,
  * by DataHub's rule (for oneself with GENERATE_PERSONAL_ACCESS_TOKENS, for anyone with
  * MANAGE_ACCESS_TOKENS; see `authorize-mutations.ts`); without that authorizer a user mints
  * tokens for itself and the root user for anyone.
@@ -48,7 +50,10 @@ async function createAccessToken(
       `Failed to create access token: actorUrn ${input.actorUrn} is not a corpuser urn`,
     )
   }
-  if (!ctx.authorizer && ctx.actor !== actor.urn && ctx.actor !== ROOT_ACTOR) {
+  if (input.type === 'SERVICE_ACCOUNT') {
+    if (!(await isServiceAccount(ctx, actor.urn)))
+      throw new InvalidInputError(`The specified URN is not a service account: ${input.actorUrn}`)
+  } else if (!ctx.authorizer && ctx.actor !== actor.urn && ctx.actor !== ROOT_ACTOR) {
     throw new ForbiddenError(UNAUTHORIZED_MESSAGE)
   }
   const ttlMs = ACCESS_TOKEN_DURATIONS[input.duration]
@@ -57,6 +62,7 @@ async function createAccessToken(
     actorUrn: actor.urn,
     ownerUrn: ctx.actor,
     ttlMs,
+    type: input.type,
     name: input.name,
     ...(input.description != null ? { description: input.description } : {}),
   })

@@ -55,7 +55,7 @@ async function tokenRevocations(ctx: CatalogContext, ref: EntityRef): Promise<st
  * removed user's access tokens (as actor or owner) are revoked in that same write, so none of
  * them authenticates afterwards. DataHub answers true, whether or not the entity existed.
  */
-async function hardDelete(ctx: CatalogContext, urn: string, entityType: 'corpuser' | 'corpGroup') {
+export async function hardDelete(ctx: CatalogContext, urn: string, entityType: 'corpuser' | 'corpGroup') {
   const ref = refOf(ctx, urn, entityType)
   const tokenIds = await tokenRevocations(ctx, ref)
   const revocations: MetadataProposal[] = tokenIds.map(tokenDeleteProposal)

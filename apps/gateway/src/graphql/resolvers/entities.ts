@@ -111,6 +111,8 @@ export function entityQueries(): Record<string, unknown> {
               'dataHubConnection',
               'schemaField',
               'form',
+              'dataHubPageTemplate',
+              'dataHubPageModule',
             ].includes(n),
         )
         .map((n) => [n === 'corpuser' ? 'corpUser' : n, entityQuery(n)]),

@@ -1,5 +1,6 @@
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
+import { DEFAULT_HOME_TEMPLATE, existingTemplate } from '../mappers/page-template.js'
 import { GLOBAL_SETTINGS_ASPECT, GLOBAL_SETTINGS_URN } from './views.js'
 
 type Json = Record<string, unknown>
@@ -23,9 +24,13 @@ export const globalSettingsQueries = {
     return { docColumnPropagation: section ? section.columnPropagationEnabled !== false : false }
   },
 
-  /** DataHub's GlobalHomePageSettingsResolver: the default home page template, null when unset. */
+  /**
+   * DataHub's GlobalHomePageSettingsResolver: the organization's home page template, DataHub's
+   * bootstrapped `home_default_1` until the settings name another; null once it no longer exists.
+   */
   globalHomePageSettings: async (_: unknown, __: unknown, ctx: CatalogContext) => {
-    const template = obj((await globalSettingsOf(ctx))?.homePage)?.defaultTemplate
-    return { defaultTemplate: typeof template === 'string' ? { urn: template } : null }
+    const homePage = obj((await globalSettingsOf(ctx))?.homePage)
+    const template = homePage ? homePage.defaultTemplate : DEFAULT_HOME_TEMPLATE
+    return { defaultTemplate: await existingTemplate(template, ctx.client) }
   },
 }

@@ -26,11 +26,13 @@ import { linkMutations } from '../mutations/links.js'
 import { nativeUserMutations, nativeUserQueries } from '../mutations/native-users.js'
 import { ownerMutations } from '../mutations/owners.js'
 import { ownershipTypeMutations } from '../mutations/ownership-types.js'
+import { pageTemplateMutations } from '../mutations/page-templates.js'
 import { patchEntityMutations } from '../mutations/patch-entity.js'
 import { policyMutations } from '../mutations/policies.js'
 import { postMutations } from '../mutations/posts.js'
 import { queryMutations } from '../mutations/queries.js'
 import { operationMutations } from '../mutations/report-operation.js'
+import { serviceAccountMutations, serviceAccountQueries } from '../mutations/service-accounts.js'
 import { softDeleteMutations } from '../mutations/soft-delete.js'
 import { stepStateMutations } from '../mutations/step-states.js'
 import { structuredPropertyValueMutations } from '../mutations/structured-properties.js'
@@ -55,6 +57,7 @@ import { browseV2Queries } from './browse-v2.js'
 import { debugAccessQueries } from './debug-access.js'
 import { domainQueries } from './domains.js'
 import { abstractTypeResolvers, entityFieldResolvers, entityQueries, type Resolvers } from './entities.js'
+import { entityRelationships } from './entity-fields/relationships.js'
 import { globalSettingsQueries } from './global-settings.js'
 import { glossaryRootQueries } from './glossary-roots.js'
 import { ingestionQueries } from './ingestion.js'
@@ -74,6 +77,7 @@ import { stepStateQueries } from './step-states.js'
 import { structuredPropertyEntityResolvers, structuredPropertyQueries } from './structured-property-entity.js'
 import { timelineQueries } from './timeline.js'
 import { userGroupQueries } from './users-groups.js'
+import { versionedDatasetQueries } from './versioned-dataset.js'
 import { viewQueries } from './views.js'
 
 /** Every resolver of the GraphQL API, for DataHub's `schema`. */
@@ -117,6 +121,8 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...dataProductAssetQueries,
       ...testQueries,
       ...ingestionQueries,
+      ...serviceAccountQueries,
+      ...versionedDatasetQueries,
     },
     Mutation: {
       ...datasetMutations,
@@ -165,6 +171,8 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...operationMutations,
       ...queryMutations,
       ...globalSettingsMutations,
+      ...serviceAccountMutations,
+      ...pageTemplateMutations,
     },
   }
   const missing = notServedResolvers(schema, served)
@@ -176,5 +184,6 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
     ...abstractTypeResolvers(schema),
     StructuredPropertyEntity: structuredPropertyEntityResolvers,
     FormActorAssignment: formActorResolvers,
+    ServiceAccount: { relationships: entityRelationships },
   }
 }

@@ -1,6 +1,7 @@
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import type { EntitySource } from '../mappers/common.js'
+import { existingTemplate } from '../mappers/page-template.js'
 import { viewInfoOf } from './view-apply.js'
 import { toView } from './views.js'
 
@@ -61,7 +62,7 @@ async function me(_: unknown, __: unknown, ctx: CatalogContext) {
 }
 
 /** A stored view by URN as DataHub's `DataHubView`, or null when it is gone (DataHub's batch load). */
-async function storedView(ctx: CatalogContext, urn: unknown) {
+export async function storedView(ctx: CatalogContext, urn: unknown) {
   if (typeof urn !== 'string') return null
   const info = await viewInfoOf(ctx, urn).catch(() => undefined)
   return info ? toView(ctx, urn, info) : null
@@ -87,7 +88,7 @@ export async function corpUserSettings(source: EntitySource, _: unknown, ctx: Ca
     views: views ? { defaultView: () => storedView(ctx, views.defaultView) } : null,
     homePage: homePage
       ? {
-          pageTemplate: null,
+          pageTemplate: () => existingTemplate(homePage.pageTemplate, ctx.client),
           dismissedAnnouncementUrns: Array.isArray(homePage.dismissedAnnouncements)
             ? homePage.dismissedAnnouncements
             : null,

@@ -21,8 +21,8 @@ export const SEARCHABLE_TYPES = [...MAPPINGS.keys()].filter(
 )
 /**
  * Entity types searched when no `types` are given. Assertions, queries, runs, incidents, tests,
- * version sets and applications are not among DataHub's default search types; forms, columns and
- * dataset relationships are left out too. They show on the assets they are about, or in their own lists.
+ * version sets and applications are not among DataHub's default search types; forms, columns,
+ * dataset relationships and page templates and modules are left out too. They show on the assets they are about, or in their own lists.
  */
 export const SEARCHED = SEARCHABLE_TYPES.filter(
   (n) =>
@@ -37,6 +37,8 @@ export const SEARCHED = SEARCHABLE_TYPES.filter(
       'form',
       'schemaField',
       'erModelRelationship',
+      'dataHubPageTemplate',
+      'dataHubPageModule',
     ].includes(n),
 )
 /** GraphQL `EntityType` symbol -> registry entity name, and back. */

@@ -22,8 +22,12 @@ export interface ListInput {
  * DataHub's resolver-side check of a platform privilege (`canManageUsersAndGroups`,
  * `canManagePolicies`): queries are not checked before their resolver. Auth off: allowed.
  */
-export async function requirePlatformPrivilege(ctx: CatalogContext, privilege: string): Promise<void> {
-  if (!(await holds(ctx, [privilege]))) throw new ForbiddenError(GRAPHQL_UNAUTHORIZED_MESSAGE)
+export async function requirePlatformPrivilege(
+  ctx: CatalogContext,
+  privilege: string,
+  message = GRAPHQL_UNAUTHORIZED_MESSAGE,
+): Promise<void> {
+  if (!(await holds(ctx, [privilege]))) throw new ForbiddenError(message)
 }
 
 /** Whether the caller holds any of `privileges` platform-wide (auth off: yes). */

@@ -58,6 +58,7 @@ const COMMON_EDITS: Readonly<Record<string, string>> = {
   canEditOwners: 'EDIT_ENTITY_OWNERS',
   canEditDescription: 'EDIT_ENTITY_DOCS',
   canEditLinks: 'EDIT_ENTITY_DOC_LINKS',
+  canManageAssetSummary: 'MANAGE_ASSET_SUMMARY',
 }
 const EMBED = { canEditEmbed: 'EDIT_ENTITY_EMBED' }
 /** A dataset's own edits (its columns' tags, terms and descriptions; queries; embeds). */
@@ -92,7 +93,7 @@ async function privilegesOf(
 /**
  * `privileges` of an entity, as DataHub's EntityPrivilegesResolver: every entity answers the
  * common edits (lineage, properties, assertions, incidents, domains, data products, deprecation,
- * terms, tags, owners, description, links); glossary terms and nodes also whether the caller may
+ * terms, tags, owners, description, links, asset summary); glossary terms and nodes also whether the caller may
  * manage them (and a node's children); datasets their columns' edits, queries, embeds and usage
  * and profile views; charts and dashboards embeds. The other fields are unset, as in DataHub.
  */
