@@ -533,6 +533,27 @@ const RULES: Readonly<Record<string, Rule>> = {
     requirements: [editOf(input(a).urn, 'MANAGE_ASSET_SUMMARY')],
     message: `Unauthorized to modify assetSettings on entity: ${strOf(input(a).urn)}`,
   }),
+  // DataHub's resolver checks nothing; its write of `status` needs EDIT_ENTITY on the asset.
+  setLifecycleStage: (a) => [editOf(a.urn, 'EDIT_ENTITY')],
+  // DataHub's LogicalParentAuthorizationValidator: EDIT_ENTITY on the child and on a new parent
+  // (a column's on its dataset).
+  setLogicalParent: (a) => {
+    const i = input(a)
+    return [i.resourceUrn, ...(i.parentUrn != null ? [i.parentUrn] : [])].map((u) =>
+      editOf(fieldParent(u), 'EDIT_ENTITY'),
+    )
+  },
+  linkPhysicalChild: (a) =>
+    [input(a).childUrn, input(a).logicalParentUrn].map((u) => editOf(u, 'EDIT_ENTITY')),
+  unlinkPhysicalChild: (a) => [editOf(input(a).childUrn, 'EDIT_ENTITY')],
+  createLogicalModel: async (): Promise<MutationCheck> => ({
+    requirements: platform('CREATE_LOGICAL_MODELS'),
+    message: 'Unauthorized to create logical models. Please contact your DataHub administrator.',
+  }),
+  updateLogicalModelSchema: async (): Promise<MutationCheck> => ({
+    requirements: platform('CREATE_LOGICAL_MODELS'),
+    message: 'Unauthorized to edit logical models. Please contact your DataHub administrator.',
+  }),
   createServiceAccount: SERVICE_ACCOUNTS('create'),
   deleteServiceAccount: SERVICE_ACCOUNTS('delete'),
   updateServiceAccountDefaultView: SERVICE_ACCOUNTS('manage'),

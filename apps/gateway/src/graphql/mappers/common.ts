@@ -1,5 +1,6 @@
 import { parseUrn } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
+import { statusLifecycleStage } from './lifecycle-stage.js'
 import type { FieldContext, FieldFn } from './types.js'
 
 /** A GraphQL object as the mappers build it; fields may be functions of the field arguments. */
@@ -159,7 +160,13 @@ export function ownership(v: AspectValue | undefined, associatedUrn: string): Ma
 
 /** `Status` record. */
 export function status(v: AspectValue | undefined): Mapped | null {
-  return v ? { removed: v.removed === true } : null
+  if (!v) return null
+  const stage = v.lifecycleStage
+  return {
+    removed: v.removed === true,
+    lifecycleStage: ((_args, ctx) => statusLifecycleStage(ctx.client, stage)) satisfies FieldFn,
+    lifecycleLastUpdated: optionalStamp(v.lifecycleLastUpdated),
+  }
 }
 
 /** `Deprecation` record (also reads the legacy `datasetDeprecation`). */

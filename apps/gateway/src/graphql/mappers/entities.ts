@@ -173,6 +173,7 @@ function mapDataPlatform(e: LoadedEntity): Mapped {
         displayName: str(info.displayName),
         datasetNameDelimiter: str(info.datasetNameDelimiter) ?? '',
         logoUrl: str(info.logoUrl),
+        logical: typeof info.logical === 'boolean' ? info.logical : null,
       }
     : null
   return {

@@ -21,8 +21,10 @@ import { glossaryRelationMutations } from '../mutations/glossary-relations.js'
 import { groupMutations } from '../mutations/groups.js'
 import { incidentMutations } from '../mutations/incidents.js'
 import { ingestionMutations, secretMutations } from '../mutations/ingestion.js'
+import { lifecycleStageMutations, lifecycleStageQueries } from '../mutations/lifecycle-stages.js'
 import { lineageEditMutations } from '../mutations/lineage-edit.js'
 import { linkMutations } from '../mutations/links.js'
+import { logicalModelMutations } from '../mutations/logical-models.js'
 import { nativeUserMutations, nativeUserQueries } from '../mutations/native-users.js'
 import { ownerMutations } from '../mutations/owners.js'
 import { ownershipTypeMutations } from '../mutations/ownership-types.js'
@@ -123,6 +125,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...ingestionQueries,
       ...serviceAccountQueries,
       ...versionedDatasetQueries,
+      ...lifecycleStageQueries,
     },
     Mutation: {
       ...datasetMutations,
@@ -173,6 +176,8 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...globalSettingsMutations,
       ...serviceAccountMutations,
       ...pageTemplateMutations,
+      ...lifecycleStageMutations,
+      ...logicalModelMutations,
     },
   }
   const missing = notServedResolvers(schema, served)

@@ -1,0 +1,86 @@
+import { InvalidInputError } from '@catalog/core'
+import type { AspectValue } from '../clients/metadata-client.js'
+import type { CatalogContext } from '../context.js'
+import { DEFAULT_STAGES, lifecycleStageType, NO_STAGE, stageInfos } from '../mappers/lifecycle-stage.js'
+import { searchOf } from '../resolvers/search.js'
+import { compareAndSet } from './compare-and-set.js'
+import { resolveInput, stampOf } from './support.js'
+
+/** Most stages listed, as DataHub's resolver reads them (one search page). */
+const MAX_STAGES = 1_000
+
+/**
+ * DataHub's ListLifecycleStagesResolver: every stage, the bootstrapped ones (as stored when
+ * written since) and those stored besides, in URN order.
+ */
+async function listLifecycleStages(_: unknown, __: unknown, ctx: CatalogContext) {
+  const found = await searchOf(ctx).searchAcrossEntities({
+    input: '*',
+    entities: ['lifecycleStageType'],
+    start: 0,
+    count: MAX_STAGES,
+    searchFlags: { skipAggregates: true, skipHighlighting: true },
+  })
+  const urns = [...new Set([...DEFAULT_STAGES.keys(), ...found.metadata.urns])].sort()
+  const infos = await stageInfos(ctx.client, urns)
+  return urns.flatMap((urn) => {
+    const info = infos.get(urn)
+    return info ? [lifecycleStageType(urn, info)] : []
+  })
+}
+
+const strings = (v: unknown): string[] | undefined =>
+  Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : undefined
+
+/**
+ * DataHub's SetLifecycleStageResolver with its write-layer checks: the asset's `status` names
+ * the stage (which must exist and apply to the asset's type), or none when no stage is given, and
+ * records who changed it when. A stage whose transition policy does not allow the asset's current
+ * stage is not entered: as DataHub's transition hook does, the asset keeps its stage (the change
+ * is still stamped) and the call answers true.
+ */
+async function setLifecycleStage(
+  _: unknown,
+  args: { urn: string; lifecycleStageUrn?: string | null },
+  ctx: CatalogContext,
+) {
+  const asset = resolveInput(ctx, args.urn)
+  if (!ctx.registry.hasAspect(asset.entity, 'status')) {
+    throw new InvalidInputError(`Entity type ${asset.entity.name} of ${asset.urn} has no lifecycle stage`)
+  }
+  if (!(await ctx.client.exists(asset.urn))) throw new InvalidInputError(`Entity ${asset.urn} does not exist`)
+  const wanted = args.lifecycleStageUrn?.trim() ? args.lifecycleStageUrn.trim() : undefined
+  let info: AspectValue | undefined
+  if (wanted) {
+    info = (await stageInfos(ctx.client, [resolveInput(ctx, wanted).urn])).get(wanted)
+    if (!info) {
+      throw new InvalidInputError(
+        `Lifecycle stage '${wanted}' does not exist. Use listLifecycleStages to discover available stages.`,
+      )
+    }
+    const types = strings(info.entityTypes)
+    if (types && types.length > 0 && !types.includes(asset.entity.name)) {
+      throw new InvalidInputError(
+        `Lifecycle stage '${wanted}' does not apply to entity type '${asset.entity.name}'. Allowed entity types: [${types.join(', ')}]`,
+      )
+    }
+  }
+  const allowed = strings(
+    (info?.transitionPolicy as Record<string, unknown> | undefined)?.allowedPreviousStages,
+  )
+  await compareAndSet(ctx, asset, 'status', (current) => {
+    const next: AspectValue = current ? { ...current } : { removed: false }
+    const previous = typeof next.lifecycleStage === 'string' ? next.lifecycleStage : undefined
+    const enters = !wanted || wanted === previous || !allowed || allowed.includes(previous ?? NO_STAGE)
+    if (enters) {
+      if (wanted) next.lifecycleStage = wanted
+      else delete next.lifecycleStage
+    }
+    next.lifecycleLastUpdated = stampOf(ctx)
+    return next
+  })
+  return true
+}
+
+export const lifecycleStageQueries = { listLifecycleStages }
+export const lifecycleStageMutations = { setLifecycleStage }
