@@ -213,7 +213,7 @@ t.test('entity, entities and the other entity queries', async (t) => {
   })
   const many = await post(app, {
     query: 'query($u: [String!]!) { entities(urns: $u) { urn type } }',
-    variables: { u: [HIVE, 'not-a-urn', 'urn:li:document:x', 'urn:li:tag:Legacy'] },
+    variables: { u: [HIVE, 'not-a-urn', 'urn:li:dataHubFile:x', 'urn:li:tag:Legacy'] },
   })
   t.same(
     many.body.data.entities,

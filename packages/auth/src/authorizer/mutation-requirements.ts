@@ -90,6 +90,7 @@ const SERVICE_ACCOUNTS = (verb: string) => async (): Promise<MutationCheck> => (
   requirements: platform('MANAGE_SERVICE_ACCOUNTS'),
   message: `Unauthorized to ${verb} service accounts. Please contact your DataHub administrator.`,
 })
+const DOCUMENT_EDIT = (a: Args) => [editOf(input(a).urn, 'MANAGE_DOCUMENTS')]
 /** Open to every authenticated caller: the resolver acts on the caller's own records only. */
 const open: Rule = () => []
 
@@ -553,6 +554,19 @@ const RULES: Readonly<Record<string, Rule>> = {
   updateLogicalModelSchema: async (): Promise<MutationCheck> => ({
     requirements: platform('CREATE_LOGICAL_MODELS'),
     message: 'Unauthorized to edit logical models. Please contact your DataHub administrator.',
+  }),
+  // DataHub's document privileges: MANAGE_DOCUMENTS, or EDIT_ENTITY (DELETE_ENTITY) on the document.
+  createDocument: () => platform('MANAGE_DOCUMENTS'),
+  updateDocumentContents: DOCUMENT_EDIT,
+  updateDocumentRelatedEntities: DOCUMENT_EDIT,
+  moveDocument: DOCUMENT_EDIT,
+  updateDocumentStatus: DOCUMENT_EDIT,
+  updateDocumentSubType: DOCUMENT_EDIT,
+  updateDocumentSettings: DOCUMENT_EDIT,
+  deleteDocument: (a) => managedOr('MANAGE_DOCUMENTS', a.urn, 'DELETE_ENTITY'),
+  importDocumentsFromFiles: async (): Promise<MutationCheck> => ({
+    requirements: platform('MANAGE_DOCUMENTS'),
+    message: 'Unauthorized to import documents. Requires MANAGE_DOCUMENTS privilege.',
   }),
   createServiceAccount: SERVICE_ACCOUNTS('create'),
   deleteServiceAccount: SERVICE_ACCOUNTS('delete'),

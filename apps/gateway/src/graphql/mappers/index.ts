@@ -13,6 +13,7 @@ import { DATA_CONTRACT_MAPPING } from './data-contract.js'
 import { DATA_FLOW_MAPPING, DATA_JOB_MAPPING } from './data-process.js'
 import { DATA_PROCESS_INSTANCE_MAPPING } from './data-process-instance.js'
 import { DATASET_MAPPING } from './dataset.js'
+import { DOCUMENT_MAPPING } from './document.js'
 import {
   ACCESS_TOKEN_MAPPING,
   CHART_MAPPING,
@@ -88,6 +89,7 @@ export const MAPPINGS: ReadonlyMap<string, EntityMapping> = new Map(
       ['erModelRelationship', ER_MODEL_MAPPING],
       ['dataHubPageTemplate', PAGE_TEMPLATE_MAPPING],
       ['dataHubPageModule', PAGE_MODULE_MAPPING],
+      ['document', DOCUMENT_MAPPING],
     ] as const
   ).map(([name, mapping]) => [name, withContext(mapping)]),
 )

@@ -30,7 +30,7 @@ const SYSTEM_PREFIX = systemOwnershipTypeUrn('')
  */
 const OWNER_KEYS = { owners: ['owner', 'type', 'typeUrn'] }
 
-interface OwnerInput {
+export interface OwnerInput {
   readonly ownerUrn: string
   readonly ownerEntityType: 'CORP_USER' | 'CORP_GROUP'
   readonly type?: string | null
@@ -70,7 +70,7 @@ function isSystemType(urn: string): boolean {
 }
 
 /** DataHub's `OwnerUtils.validateOwner`, messages word for word. */
-async function validateOwner(ctx: CatalogContext, owner: OwnerInput): Promise<void> {
+export async function validateOwner(ctx: CatalogContext, owner: OwnerInput): Promise<void> {
   const ref = resolveInput(ctx, owner.ownerUrn)
   const fail = (why: string) => new InvalidInputError(`Failed to change ownership for resource(s). ${why}`)
   if (owner.ownerEntityType === 'CORP_GROUP' && ref.entity.name !== 'corpGroup') {

@@ -5,6 +5,7 @@ import { GRAPHQL_LIMITS } from '../limits.js'
 import type { EntitySource, Mapped } from '../mappers/common.js'
 import { type FieldFn, MAPPINGS } from '../mappers/index.js'
 import { dataProductEntities } from '../mutations/data-product-assets.js'
+import { relatedDocuments } from '../mutations/documents.js'
 import { assertionRunEvents, entityAssertions } from './entity-fields/assertions.js'
 import { connectionDetails } from './entity-fields/connection.js'
 import { datasetContract } from './entity-fields/data-contract.js'
@@ -30,6 +31,8 @@ const OWN_RESOLVERS: Readonly<Record<string, unknown>> = {
   relationships: entityRelationships,
   privileges: entityPrivileges,
   incidents: entityIncidents,
+  // Called through: the documents module is part of an import cycle with this one.
+  relatedDocuments: (...args: Parameters<typeof relatedDocuments>) => relatedDocuments(...args),
 }
 /** Fields of one type answered by their own resolver: type name -> field -> resolver. */
 const TYPE_RESOLVERS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {

@@ -10,6 +10,7 @@ import { dataProductAssetQueries } from '../mutations/data-product-assets.js'
 import { dataProductMutations, dataProductQueries } from '../mutations/data-products.js'
 import { deprecationMutations } from '../mutations/deprecation.js'
 import { descriptionMutations } from '../mutations/description.js'
+import { documentMutations, documentQueries } from '../mutations/documents.js'
 import { domainAdminMutations } from '../mutations/domain-admin.js'
 import { domainMutations } from '../mutations/domains.js'
 import { embedDisplayMutations } from '../mutations/embed-display.js'
@@ -126,6 +127,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...serviceAccountQueries,
       ...versionedDatasetQueries,
       ...lifecycleStageQueries,
+      ...documentQueries,
     },
     Mutation: {
       ...datasetMutations,
@@ -178,6 +180,7 @@ export function buildResolvers(schema: GraphQLSchema): Resolvers {
       ...pageTemplateMutations,
       ...lifecycleStageMutations,
       ...logicalModelMutations,
+      ...documentMutations,
     },
   }
   const missing = notServedResolvers(schema, served)

@@ -22,7 +22,8 @@ export const SEARCHABLE_TYPES = [...MAPPINGS.keys()].filter(
 /**
  * Entity types searched when no `types` are given. Assertions, queries, runs, incidents, tests,
  * version sets and applications are not among DataHub's default search types; forms, columns,
- * dataset relationships and page templates and modules are left out too. They show on the assets they are about, or in their own lists.
+ * dataset relationships, page templates and modules, and documents (whose search applies who
+ * may see an unpublished one: `searchDocuments`) are left out too. They show on the assets they are about, or in their own lists.
  */
 export const SEARCHED = SEARCHABLE_TYPES.filter(
   (n) =>
@@ -39,6 +40,7 @@ export const SEARCHED = SEARCHABLE_TYPES.filter(
       'erModelRelationship',
       'dataHubPageTemplate',
       'dataHubPageModule',
+      'document',
     ].includes(n),
 )
 /** GraphQL `EntityType` symbol -> registry entity name, and back. */
