@@ -193,6 +193,15 @@ t.test('documents made, edited, moved, found and deleted', async (t) => {
 
 t.test('imports from files', async (t) => {
   const { app } = await build(t)
+  const flags = await gql(
+    app,
+    '{ appConfig { featureFlags { contextDocumentsEnabled logicalModelsEnabled } } }',
+  )
+  t.same(
+    flags.data.appConfig.featureFlags,
+    { contextDocumentsEnabled: true, logicalModelsEnabled: true },
+    "DataHub's UI shows them",
+  )
   const IMPORT = `mutation($input: ImportDocumentsFromFilesInput!) { importDocumentsFromFiles(input: $input) {
     createdCount updatedCount failedCount errors documentUrns } }`
   const first = await gql(app, IMPORT, {
@@ -286,6 +295,18 @@ t.test(
       'alice: published, and the unpublished she owns',
     )
     t.same(await seen(bobToken), [doc('faq')], 'bob: published only')
+    const across = (token: string) =>
+      gqlAs(
+        built.app,
+        token,
+        '{ searchAcrossEntities(input: {types: [DOCUMENT], query: "*"}) { searchResults { entity { urn } } } }',
+      ).then((a) =>
+        a.body.data.searchAcrossEntities.searchResults
+          .map((r: { entity: { urn: string } }) => r.entity.urn)
+          .sort(),
+      )
+    t.same(await across(bobToken), [doc('faq')], 'nor through the general search')
+    t.same(await across(aliceToken), [doc('faq'), doc('plan')])
     const edit = await gqlAs(
       built.app,
       aliceToken,
@@ -300,3 +321,33 @@ t.test(
     t.equal(bobEdit.body.errors?.[0]?.extensions?.code, 403, 'a Reader may not')
   },
 )
+
+t.test('no parent cycles: crossing moves, imports under themselves or under nothing', async (t) => {
+  const { app } = await build(t)
+  for (const id of ['x', 'y'])
+    await gql(app, CREATE, { input: { id, contents: { text: id }, state: 'PUBLISHED' } })
+  const MOVE = 'mutation($input: MoveDocumentInput!) { moveDocument(input: $input) }'
+  const [a, b] = await Promise.all([
+    gql(app, MOVE, { input: { urn: doc('x'), parentDocument: doc('y') } }),
+    gql(app, MOVE, { input: { urn: doc('y'), parentDocument: doc('x') } }),
+  ])
+  t.equal([a, b].filter((r) => r.errors).length, 1, 'one of two crossing moves is refused')
+  t.equal(urns(await gql(app, SEARCH, { input: { rootOnly: true } })).length, 1, 'one root is left')
+
+  const IMPORT = `mutation($input: ImportDocumentsFromFilesInput!) { importDocumentsFromFiles(input: $input) {
+    createdCount failedCount errors } }`
+  const orphan = await gql(app, IMPORT, {
+    input: { documents: [{ fileName: 'a.md', content: 'a' }], parentDocumentUrn: doc('none') },
+  })
+  t.equal(orphan.errors?.[0]?.message, `Parent Document with URN ${doc('none')} does not exist`)
+  await gql(app, IMPORT, { input: { documents: [{ fileName: 'a.md', content: 'a' }] } })
+  const underItself = await gql(app, IMPORT, {
+    input: { documents: [{ fileName: 'a.md', content: 'a, again' }], parentDocumentUrn: doc('upload.a') },
+  })
+  t.same(underItself.data.importDocumentsFromFiles, {
+    createdCount: 0,
+    failedCount: 1,
+    errors: ['upload.a: Cannot move document: would create a circular parent reference'],
+  })
+  t.equal((await restAspects(app, doc('upload.a'))).documentInfo?.value.contents.text, 'a', 'not written')
+})

@@ -260,3 +260,48 @@ t.test('who may: CREATE_LOGICAL_MODELS for models, EDIT_ENTITY on both ends for 
   const linked = await gqlAs(built.app, token, LINK, { input: { logicalParentUrn: MODEL, childUrn: ORDERS } })
   t.same(linked.body.data, { linkPhysicalChild: true }, 'an Admin edits both')
 })
+
+t.test('no physical dataset becomes a model, and no dataset an instance of itself', async (t) => {
+  const { app } = await build(t)
+  await ingestAspect(app, 'dataset', ORDERS, 'schemaMetadata', physicalSchema('a'))
+  const onPhysical = await gql(app, CREATE, {
+    input: {
+      name: 'm',
+      platform: 'urn:li:dataPlatform:snowflake',
+      columns: [{ fieldPath: 'a', type: 'STRING' }],
+    },
+  })
+  t.equal(
+    onPhysical.errors?.[0]?.message,
+    'Cannot create a logical model on platform urn:li:dataPlatform:snowflake: it is not a logical platform.',
+    'a platform with datasets and no info is a physical one',
+  )
+  t.equal(
+    (await restAspects(app, 'urn:li:dataPlatform:snowflake')).dataPlatformInfo,
+    undefined,
+    'not made logical',
+  )
+  const retype = await gql(app, UPDATE, {
+    input: { urn: ORDERS, columns: [{ fieldPath: 'b', type: 'STRING' }] },
+  })
+  t.equal(retype.errors?.[0]?.message, `${ORDERS} is not a logical model`)
+  t.equal(
+    (await restAspects(app, ORDERS)).schemaMetadata?.value.fields[0].fieldPath,
+    'a',
+    'its schema is unchanged',
+  )
+
+  await gql(app, CREATE, { input: { name: 'customer', columns: [{ fieldPath: 'a', type: 'STRING' }] } })
+  const self = await gql(app, SET_PARENT, { input: { resourceUrn: ORDERS, parentUrn: ORDERS } })
+  t.equal(self.errors?.[0]?.message, `${ORDERS} cannot be a logical instance of itself`)
+  await gql(app, SET_PARENT, { input: { resourceUrn: ORDERS, parentUrn: MODEL } })
+  const cycle = await gql(app, LINK, { input: { logicalParentUrn: ORDERS, childUrn: MODEL } })
+  t.equal(cycle.errors?.[0]?.message, `${MODEL} cannot be a logical instance of itself`)
+
+  // A column link outlives its column in the schema; it can still be cleared.
+  await gql(app, SET_PARENT, { input: { resourceUrn: field(ORDERS, 'a'), parentUrn: field(MODEL, 'a') } })
+  await ingestAspect(app, 'dataset', ORDERS, 'schemaMetadata', physicalSchema('b'))
+  const cleared = await gql(app, SET_PARENT, { input: { resourceUrn: field(ORDERS, 'a') } })
+  t.same(cleared.data, { setLogicalParent: true }, 'a dropped column lets go')
+  t.same((await restAspects(app, field(ORDERS, 'a'))).logicalParent?.value, {})
+})

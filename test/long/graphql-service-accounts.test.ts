@@ -240,3 +240,39 @@ t.test('searchUsers: users only, never service accounts, for user managers', asy
   })
   t.equal(refused.body.errors?.[0]?.message, 'Unauthorized to list users and groups.')
 })
+
+t.test(
+  'a user marked as a service account by hand is not one; a token minted during a delete is revoked',
+  async (t) => {
+    const built = await build(t, { auth: true })
+    const alice = 'urn:li:corpuser:alice'
+    await assignRole(built, alice, 'Admin')
+    await adminWrite(built, alice, 'subTypes', { typeNames: ['SERVICE_ACCOUNT'] })
+    const mint = await gqlAs(built.app, built.adminToken, TOKEN, {
+      input: { type: 'SERVICE_ACCOUNT', actorUrn: alice, duration: 'ONE_HOUR', name: 'x' },
+    })
+    t.equal(
+      mint.body.errors?.[0]?.message,
+      `The specified URN is not a service account: ${alice}`,
+      'no token acting as an admin',
+    )
+    const removed = await gqlAs(built.app, built.adminToken, DELETE, { urn: alice })
+    t.equal(removed.body.errors?.[0]?.message, `The specified URN is not a service account: ${alice}`)
+    t.ok(await aspectOf(built, alice, 'roleMembership'), 'alice is still there')
+
+    for (let round = 0; round < 5; round++) {
+      const account = (await gqlAs(built.app, built.adminToken, CREATE, { input: {} })).body.data
+        .createServiceAccount.urn
+      const [minted] = await Promise.all([
+        gqlAs(built.app, built.adminToken, TOKEN, {
+          input: { type: 'SERVICE_ACCOUNT', actorUrn: account, duration: 'ONE_HOUR', name: 'race' },
+        }),
+        gqlAs(built.app, built.adminToken, DELETE, { urn: account }),
+      ])
+      const token = minted.body.data?.createAccessToken?.accessToken
+      if (token === undefined) continue
+      const used = await gqlAs(built.app, token, '{ me { corpUser { urn } } }')
+      t.equal(used.status, 401, `round ${round}: the token did not outlive its account`)
+    }
+  },
+)

@@ -67,6 +67,13 @@ async function createAccessToken(
     ...(input.description != null ? { description: input.description } : {}),
   })
   await write(ctx, [tokenInfoProposal(issued.id, issued.info)])
+  // A service account deleted meanwhile: its delete may have looked for its tokens before this one
+  // was written, so the token is revoked here.
+  if (input.type === 'SERVICE_ACCOUNT' && !(await isServiceAccount(ctx, actor.urn))) {
+    await write(ctx, [tokenDeleteProposal(issued.id)])
+    tokens.forget(issued.id)
+    throw new InvalidInputError(`The specified URN is not a service account: ${input.actorUrn}`)
+  }
   return { accessToken: issued.accessToken, metadata: { urn: accessTokenUrn(issued.id) } }
 }
 

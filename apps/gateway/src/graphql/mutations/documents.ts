@@ -5,12 +5,13 @@ import type { AspectValue, MetadataProposal } from '../clients/metadata-client.j
 import type { CatalogContext } from '../context.js'
 import { systemOwnershipTypeUrn } from '../mappers/common.js'
 import { DOCUMENT_INFO, DOCUMENT_SETTINGS, parentOf } from '../mappers/document.js'
+import { type Criterion, documentVisibility } from '../resolvers/document-visibility.js'
 import { searchOf } from '../resolvers/search.js'
-import { type FacetFilter, toFacets } from '../resolvers/search-input.js'
-import { applyView } from '../resolvers/view-apply.js'
-import { compareAndSet } from './compare-and-set.js'
+import { toFacets } from '../resolvers/search-input.js'
+import { applyView, combineFilters } from '../resolvers/view-apply.js'
+import { compareAndSetEach, oneAtATime } from './compare-and-set.js'
 import { type OwnerInput, validateOwner } from './owners.js'
-import { resolveInput, stampOf, typedRef, upsert, write } from './support.js'
+import { creatorOwnership, resolveInput, stampOf, typedRef, upsert, write } from './support.js'
 
 const PREFIX = 'urn:li:document:'
 const DEFAULT_COUNT = 20
@@ -50,6 +51,20 @@ async function parentRef(
   return parent
 }
 
+/** What document moves and imports under a parent take turns on. */
+const TREE = 'documents\ntree'
+
+/** Refuses `parent` as the parent of `document` when it is the document or below it. */
+async function refuseCycle(ctx: CatalogContext, document: string, parent: string): Promise<void> {
+  const seen = new Set<string>()
+  for (let at: string | undefined = parent; at && !seen.has(at); ) {
+    if (at === document)
+      throw new InvalidInputError('Cannot move document: would create a circular parent reference')
+    seen.add(at)
+    at = parentOf((await ctx.client.getEntities([at], [DOCUMENT_INFO])).get(at)?.aspects[DOCUMENT_INFO])
+  }
+}
+
 /** URNs from input (each must parse), as the `field` records of a document's info. */
 function urnRecords(ctx: CatalogContext, urns: readonly string[], field: 'asset' | 'document') {
   return urns.map((u) => ({
@@ -64,16 +79,19 @@ async function editInfo(
   change: (info: AspectValue) => void,
   alongside: readonly MetadataProposal[] = [],
 ): Promise<void> {
-  let missing = false
-  await compareAndSet(ctx, ref, DOCUMENT_INFO, (current) => {
-    missing = current === undefined
-    if (!current) return undefined
-    change(current)
-    current.lastModified = stampOf(ctx)
-    return current
-  })
-  if (missing) throw new InvalidInputError(`Document with URN ${ref.urn} does not exist`)
-  if (alongside.length > 0) await write(ctx, alongside)
+  // One write with what goes alongside (the sub type, the settings): all of it, or none.
+  await compareAndSetEach(
+    ctx,
+    [ref],
+    DOCUMENT_INFO,
+    (current) => {
+      if (!current) throw new InvalidInputError(`Document with URN ${ref.urn} does not exist`)
+      change(current)
+      current.lastModified = stampOf(ctx)
+      return current
+    },
+    alongside,
+  )
 }
 
 interface CreateDocumentInput {
@@ -123,7 +141,7 @@ async function createDocument(_: unknown, { input }: { input: CreateDocumentInpu
         const type = o.type ?? 'NONE'
         return { owner: o.ownerUrn, type, typeUrn: o.ownershipTypeUrn ?? systemOwnershipTypeUrn(type) }
       })
-    : [{ owner: ctx.actor, type: 'TECHNICAL_OWNER', typeUrn: systemOwnershipTypeUrn('TECHNICAL_OWNER') }]
+    : creatorOwnership(ctx).owners
   await write(ctx, [
     // CREATE: a document made meanwhile by another call is not overwritten.
     { ...upsert(ref, DOCUMENT_INFO, info), changeType: 'CREATE' },
@@ -203,18 +221,16 @@ async function moveDocument(
   { input }: { input: { urn: string; parentDocument?: string | null } },
   ctx: CatalogContext,
 ) {
+  // Moves run one at a time in this process: two crossing moves would each see no cycle.
+  return oneAtATime(TREE, () => move(ctx, input))
+}
+
+async function move(ctx: CatalogContext, input: { urn: string; parentDocument?: string | null }) {
   const { ref } = await infoOf(ctx, input.urn)
   let parent: string | undefined
   if (input.parentDocument != null) {
     parent = await parentRef(ctx, input.parentDocument, ref.urn, 'Cannot move a Document to itself as parent')
-    // Up the new parent's chain: reaching the document would make a cycle.
-    const seen = new Set<string>()
-    for (let at: string | undefined = parent; at && !seen.has(at); ) {
-      if (at === ref.urn)
-        throw new InvalidInputError('Cannot move document: would create a circular parent reference')
-      seen.add(at)
-      at = parentOf((await ctx.client.getEntities([at], [DOCUMENT_INFO])).get(at)?.aspects[DOCUMENT_INFO])
-    }
+    await refuseCycle(ctx, ref.urn, parent)
   }
   await editInfo(ctx, ref, (info) => {
     if (parent) info.parentDocument = { document: parent }
@@ -271,12 +287,12 @@ async function deleteDocument(_: unknown, { urn }: { urn: string }, ctx: Catalog
     level = children
   }
   const order = [...levels.reverse().flat(), ref.urn]
-  const stored = await ctx.client.getEntities(order, ['status'])
-  await write(
+  // Guarded: a stage set meanwhile on one of them is kept.
+  await compareAndSetEach(
     ctx,
-    order.map((u) =>
-      upsert(resolveInput(ctx, u), 'status', { ...(stored.get(u)?.aspects.status ?? {}), removed: true }),
-    ),
+    order.map((u) => resolveInput(ctx, u)),
+    'status',
+    (current) => ({ ...(current ?? {}), removed: true }),
   )
   return true
 }
@@ -351,22 +367,23 @@ function importId(fileName: string): { sourceId: string; id: string; title: stri
  * parent, a SKILL when asked. Files without content are skipped; one that fails is counted and
  * named, the others are written.
  */
-async function importDocumentsFromFiles(
-  _: unknown,
-  {
-    input,
-  }: {
-    input: {
-      documents: readonly { fileName: string; content: string }[]
-      showInGlobalContext?: boolean | null
-      useCase?: 'CONTEXT_DOCUMENT' | 'SKILL' | null
-      parentDocumentUrn?: string | null
-    }
-  },
-  ctx: CatalogContext,
-) {
+async function importDocumentsFromFiles(_: unknown, { input }: { input: ImportInput }, ctx: CatalogContext) {
+  // The parent must be a live document; a file whose document is the parent, or above it, fails.
   const parent =
-    input.parentDocumentUrn != null ? typedRef(ctx, input.parentDocumentUrn, 'document').urn : undefined
+    input.parentDocumentUrn != null
+      ? await parentRef(ctx, input.parentDocumentUrn, '', 'Cannot import a Document under itself')
+      : undefined
+  return oneAtATime(TREE, () => importFiles(ctx, input, parent))
+}
+
+interface ImportInput {
+  readonly documents: readonly { fileName: string; content: string }[]
+  readonly showInGlobalContext?: boolean | null
+  readonly useCase?: 'CONTEXT_DOCUMENT' | 'SKILL' | null
+  readonly parentDocumentUrn?: string | null
+}
+
+async function importFiles(ctx: CatalogContext, input: ImportInput, parent: string | undefined) {
   const result = {
     createdCount: 0,
     updatedCount: 0,
@@ -380,6 +397,7 @@ async function importDocumentsFromFiles(
     try {
       if (id === '') throw new InvalidInputError('the file name leaves no document id')
       const ref = typedRef(ctx, `${PREFIX}${id}`, 'document')
+      if (parent) await refuseCycle(ctx, ref.urn, parent)
       const existed = await ctx.client.exists(ref.urn)
       const stamp = stampOf(ctx)
       const text =
@@ -432,44 +450,29 @@ interface DocumentFilterInput {
   readonly viewUrn?: string | null
 }
 
-/** The groups the caller belongs to (owners of unpublished documents it may see). */
-async function callerGroups(ctx: CatalogContext): Promise<string[]> {
-  const page = await ctx.client.relationships({
-    urn: ctx.actor,
-    direction: 'OUTGOING',
-    types: ['IsMemberOfGroup', 'IsMemberOfNativeGroup'],
-    start: 0,
-    count: PAGE,
-  })
-  return page.relationships.map((r) => r.entity)
-}
-
 /**
- * DataHub's document search filter: the input's criteria, and what the caller may see, published
- * documents or unpublished ones it (or a group of it) owns, in the global context unless `anyContext`.
+ * DataHub's document search filter: the input's criteria, and what the caller may see (see
+ * {@link documentVisibility}), in the global context unless `anyContext`.
  */
 async function documentFilter(ctx: CatalogContext, input: DocumentFilterInput, anyContext: boolean) {
-  const base: FacetFilter[] = []
-  const eq = (field: string, values: readonly string[]): FacetFilter => ({
+  const base: Criterion[] = []
+  const eq = (field: string, values: readonly string[]): Criterion => ({
     field,
     values: [...values],
     condition: 'EQUAL',
+    negated: false,
   })
   if (input.parentDocuments?.length) base.push(eq('parentDocument', input.parentDocuments))
-  else if (input.rootOnly) base.push({ field: 'parentDocument', values: [], condition: 'IS_NULL' })
+  else if (input.rootOnly)
+    base.push({ field: 'parentDocument', values: [], condition: 'IS_NULL', negated: false })
   if (input.types?.length) base.push(eq('typeNames', input.types))
   if (input.domains?.length) base.push(eq('domains', input.domains))
   if (input.relatedAssets?.length) base.push(eq('relatedAssets', input.relatedAssets))
   if (input.sourceType) base.push(eq('sourceType', [input.sourceType]))
-  const global: FacetFilter[] = anyContext
-    ? []
-    : [{ field: 'showInGlobalContext', values: ['false'], condition: 'EQUAL', negated: true }]
-  const owners = [ctx.actor, ...(await callerGroups(ctx))]
-  const groups = [
-    [...base, eq('state', ['PUBLISHED']), ...global],
-    [...base, eq('state', ['UNPUBLISHED']), eq('owners', owners), ...global],
-  ]
-  return { or: groups.map((and) => ({ and: and.map((c) => ({ negated: false, ...c })) })) }
+  return combineFilters(
+    base.length > 0 ? { or: [{ and: base }] } : undefined,
+    await documentVisibility(ctx, !anyContext),
+  )
 }
 
 /** A page of documents for `input`, sorted by `sortField`, newest first. */

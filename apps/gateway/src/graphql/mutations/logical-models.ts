@@ -2,6 +2,7 @@ import { type EntityRef, InvalidInputError, parseUrn } from '@catalog/core'
 import type { AspectValue, MetadataProposal } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import { list, obj, schemaFieldUrn, str } from '../mappers/common.js'
+import { searchOf } from '../resolvers/search.js'
 import { resolveInput, stampOf, typedRef, upsert, write } from './support.js'
 
 /**
@@ -92,9 +93,17 @@ function parentLink(ctx: CatalogContext, child: EntityRef, parent: string | unde
   )
 }
 
+/** A dataset or column URN from input (a 400 for any other). */
+function endRef(ctx: CatalogContext, urn: string): EntityRef {
+  const ref = resolveInput(ctx, urn)
+  if (ref.entity.name !== 'dataset' && ref.entity.name !== 'schemaField')
+    throw new InvalidInputError(`${urn} is not a dataset or schemaField urn`)
+  return ref
+}
+
 /** A dataset, or a column of one, that must exist; its reference. */
 async function existingEnd(ctx: CatalogContext, urn: string, role: string): Promise<EntityRef> {
-  const ref = resolveInput(ctx, urn)
+  const ref = endRef(ctx, urn)
   if (ref.entity.name === 'schemaField') {
     const dataset = ref.key.parent as string
     const path = ref.key.fieldPath as string
@@ -103,7 +112,6 @@ async function existingEnd(ctx: CatalogContext, urn: string, role: string): Prom
     }
     return ref
   }
-  if (ref.entity.name !== 'dataset') throw new InvalidInputError(`${urn} is not a dataset or schemaField urn`)
   if (!(await ctx.client.exists(ref.urn))) throw new InvalidInputError(`Entity ${ref.urn} does not exist`)
   return ref
 }
@@ -118,7 +126,11 @@ async function setLogicalParent(
   { input }: { input: { resourceUrn: string; parentUrn?: string | null } },
   ctx: CatalogContext,
 ) {
-  const child = await existingEnd(ctx, input.resourceUrn, 'child')
+  // Unsetting needs no check of the child: a column dropped from its schema may still hold a link.
+  const child =
+    input.parentUrn == null
+      ? endRef(ctx, input.resourceUrn)
+      : await existingEnd(ctx, input.resourceUrn, 'child')
   let parent: string | undefined
   if (input.parentUrn != null) {
     const ref = await existingEnd(ctx, input.parentUrn, 'parent')
@@ -127,25 +139,43 @@ async function setLogicalParent(
         `The logical parent of a ${child.entity.name} must be a ${child.entity.name}`,
       )
     }
+    await refuseCycle(ctx, child.urn, ref.urn)
     parent = ref.urn
   }
   await write(ctx, [parentLink(ctx, child, parent)])
   return true
 }
 
+/** Most links walked up from a new parent looking for the child (a cycle). */
+const MAX_CHAIN = 100
+
+/** Refuses `parent` as the logical parent of `child` when it is the child or one of its instances. */
+async function refuseCycle(ctx: CatalogContext, child: string, parent: string): Promise<void> {
+  const seen = new Set<string>()
+  for (let at: string | null = parent; at && !seen.has(at) && seen.size < MAX_CHAIN; ) {
+    if (at === child) throw new InvalidInputError(`${child} cannot be a logical instance of itself`)
+    seen.add(at)
+    const link = (await ctx.client.getEntities([at], [LOGICAL_PARENT])).get(at)?.aspects[LOGICAL_PARENT]
+    at = str(obj(link?.parent)?.destinationUrn)
+  }
+}
+
 /** A platform a logical model may be on: its info written first when it is new (DataHub makes it logical). */
 async function logicalPlatform(ctx: CatalogContext, urn: string): Promise<MetadataProposal[]> {
   const platform = typedRef(ctx, urn, 'dataPlatform')
+  const notLogical = () =>
+    new InvalidInputError(
+      `Cannot create a logical model on platform ${platform.urn}: it is not a logical platform.`,
+    )
   const info = (await ctx.client.getEntities([platform.urn], ['dataPlatformInfo'])).get(platform.urn)?.aspects
     .dataPlatformInfo
   if (info) {
-    if (info.logical !== true) {
-      throw new InvalidInputError(
-        `Cannot create a logical model on platform ${platform.urn}: it is not a logical platform.`,
-      )
-    }
+    if (info.logical !== true) throw notLogical()
     return []
   }
+  // DataHub knows every real platform's info; here a platform may have datasets and no info: it is
+  // a physical one, never made logical.
+  if (platform.urn !== DEFAULT_PLATFORM && (await datasetsOn(ctx, platform.urn)) > 0) throw notLogical()
   const name = platform.key.platformName as string
   if (name.length > MAX_PLATFORM_NAME) {
     throw new InvalidInputError(
@@ -161,6 +191,32 @@ async function logicalPlatform(ctx: CatalogContext, urn: string): Promise<Metada
       logical: true,
     }),
   ]
+}
+
+/** How many datasets the search index holds on `platform`. */
+async function datasetsOn(ctx: CatalogContext, platform: string): Promise<number> {
+  const answer = await searchOf(ctx).searchAcrossEntities({
+    input: '*',
+    entities: ['dataset'],
+    start: 0,
+    count: 0,
+    filter: {
+      or: [{ and: [{ field: 'platform', values: [platform], condition: 'EQUAL', negated: false }] }],
+    },
+    searchFlags: { skipAggregates: true, skipHighlighting: true },
+  })
+  return answer.numEntities
+}
+
+/** A logical model: a dataset on a logical platform (DataHub's own `logical`, or one whose info says so). */
+async function logicalModel(ctx: CatalogContext, urn: string): Promise<EntityRef> {
+  const model = typedRef(ctx, urn, 'dataset')
+  const platform = model.key.platform as string
+  if (platform === DEFAULT_PLATFORM) return model
+  const info = (await ctx.client.getEntities([platform], ['dataPlatformInfo'])).get(platform)?.aspects
+    .dataPlatformInfo
+  if (info?.logical !== true) throw new InvalidInputError(`${model.urn} is not a logical model`)
+  return model
 }
 
 /**
@@ -233,6 +289,7 @@ async function linkPhysicalChild(
   for (const ref of [parent, child]) {
     if (!(await ctx.client.exists(ref.urn))) throw new InvalidInputError(`Entity ${ref.urn} does not exist`)
   }
+  await refuseCycle(ctx, child.urn, parent.urn)
   const mappings = new Map((input.columnMappings ?? []).map((m) => [m.parentFieldPath, m.childFieldPath]))
   const [parentPaths, childPaths] = await Promise.all([
     fieldPaths(ctx, parent.urn),
@@ -315,7 +372,7 @@ async function updateLogicalModelSchema(
   { input }: { input: { urn: string; columns: Column[] } },
   ctx: CatalogContext,
 ) {
-  const model = typedRef(ctx, input.urn, 'dataset')
+  const model = await logicalModel(ctx, input.urn)
   const columns = checkedColumns(input.columns)
   const stored = (await ctx.client.getEntities([model.urn], ['schemaMetadata'])).get(model.urn)?.aspects
     .schemaMetadata

@@ -18,7 +18,7 @@ import {
 import { holds } from '../resolvers/users-groups.js'
 import { compareAndSet } from './compare-and-set.js'
 import { deleteWithReferences } from './entity-references.js'
-import { resolveInput, stampOf, typedRef } from './support.js'
+import { nameOf, resolveInput, stampOf, typedRef } from './support.js'
 
 const MANAGE = 'MANAGE_HOME_PAGE_TEMPLATES'
 
@@ -60,10 +60,14 @@ const creatorOf = (props: AspectValue | undefined) => obj(props?.created)?.actor
  * templates; for a personal one, its creator too. DataHub checks only the scope being written,
  * so anyone could take over another user's personal template by its URN; here they may not.
  */
-async function mayOverwrite(ctx: CatalogContext, kind: Kind, props: AspectValue | undefined): Promise<void> {
-  if (!props) return
+function mayOverwrite(
+  ctx: CatalogContext,
+  kind: Kind,
+  props: AspectValue | undefined,
+  manager: boolean,
+): void {
+  if (!props || manager) return
   if (scopeOf(props) === 'PERSONAL' && creatorOf(props) === ctx.actor) return
-  if (await holds(ctx, [MANAGE])) return
   throw new ForbiddenError(`User does not have permission to update global ${kind.noun}s.`)
 }
 
@@ -84,8 +88,11 @@ async function upsertProperties(
   next: (before: AspectValue | undefined) => AspectValue,
 ): Promise<EntitySource> {
   const stamp = stampOf(ctx)
+  const manager = await holds(ctx, [MANAGE])
   await compareAndSet(ctx, ref, kind.aspect, (stored) => {
     const before = propertiesOf(ref.urn, stored)
+    // Checked on what the guarded write read: one made meanwhile is checked too.
+    mayOverwrite(ctx, kind, before, manager)
     return { ...next(before), created: before?.created ?? stamp, lastModified: stamp }
   })
   return { urn: ref.urn }
@@ -105,7 +112,7 @@ interface UpsertTemplateInput {
  * DataHub's UpsertPageTemplateResolver: a template of rows of modules (each must exist), its
  * surface, scope and asset summary (a stored summary is kept when none is given). A global scope
  * needs MANAGE_HOME_PAGE_TEMPLATES (checked by `authorizeMutation`); an existing template also
- * needs the right to overwrite it (see {@link mayOverwrite}).
+ * needs the right to overwrite it (see `mayOverwrite`).
  */
 async function upsertPageTemplate(
   _: unknown,
@@ -136,7 +143,6 @@ async function upsertPageTemplate(
         })),
       }
     : undefined
-  await mayOverwrite(ctx, TEMPLATE, await current(ctx, TEMPLATE, ref.urn))
   return upsertProperties(ctx, TEMPLATE, ref, (before) => {
     const next: AspectValue = {
       rows,
@@ -195,7 +201,7 @@ async function upsertPageModule(_: unknown, { input }: { input: UpsertModuleInpu
   if (!creatable) throw new InvalidInputError('Attempted to create an unsupported module type.')
   const [needed, message] = creatable
   if (!input.params[needed]) throw new InvalidInputError(message)
-  if (input.name.trim() === '') throw new InvalidInputError('A module needs a name that is not blank')
+  nameOf(input.name, 'A module')
   const ref = urnOf(ctx, MODULE, input.urn)
   const params: AspectValue = {}
   for (const [key, block] of Object.entries(input.params)) {
@@ -206,7 +212,6 @@ async function upsertPageModule(_: unknown, { input }: { input: UpsertModuleInpu
     }
     params[key] = value
   }
-  await mayOverwrite(ctx, MODULE, await current(ctx, MODULE, ref.urn))
   return upsertProperties(ctx, MODULE, ref, () => ({
     name: input.name,
     type: input.type,

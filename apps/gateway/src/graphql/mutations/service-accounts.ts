@@ -12,7 +12,7 @@ import { viewInfoOf } from '../resolvers/view-apply.js'
 import { compareAndSet } from './compare-and-set.js'
 import { withCriterion } from './data-product-assets.js'
 import { resolveInput, upsert, write } from './support.js'
-import { hardDelete } from './users-admin.js'
+import { hardDelete, revokeTokensOf } from './users-admin.js'
 
 /** The `subTypes` type name that makes a user a service account (DataHub's `ServiceAccountUtils`). */
 export const SERVICE_ACCOUNT_SUB_TYPE = 'SERVICE_ACCOUNT'
@@ -26,11 +26,22 @@ const MANAGE = 'MANAGE_SERVICE_ACCOUNTS'
 const refusal = (verb: string) =>
   `Unauthorized to ${verb} service accounts. Please contact your DataHub administrator.`
 /** What the `ServiceAccount` fields are read from. */
-const ASPECTS = ['subTypes', 'corpUserInfo', 'corpUserSettings']
+const ASPECTS = ['subTypes', 'corpUserInfo', 'corpUserSettings', 'corpUserCredentials']
 
-/** Whether a user's `subTypes` marks it a service account. */
-function marked(subTypes: AspectValue | undefined): boolean {
-  return Array.isArray(subTypes?.typeNames) && subTypes.typeNames.includes(SERVICE_ACCOUNT_SUB_TYPE)
+/**
+ * Whether a user is a service account: DataHub's mark (`subTypes` SERVICE_ACCOUNT) on a user named
+ * as `createServiceAccount` names them, without a password. DataHub trusts the mark alone, which
+ * anyone who may edit users can write on any user: a SERVICE_ACCOUNT token minted for an admin
+ * so marked would act as that admin.
+ */
+function marked(urn: string, aspects: Record<string, AspectValue>): boolean {
+  const typeNames = aspects.subTypes?.typeNames
+  return (
+    urn.startsWith(`${USER_PREFIX}${PREFIX}`) &&
+    aspects.corpUserCredentials === undefined &&
+    Array.isArray(typeNames) &&
+    typeNames.includes(SERVICE_ACCOUNT_SUB_TYPE)
+  )
 }
 
 /** A user URN from input: a 400 when it is malformed or not a user's. */
@@ -110,7 +121,7 @@ async function existing(ctx: CatalogContext, urn: string, missing: string): Prom
   const ref = userRef(ctx, urn)
   const aspects = await userAspects(ctx, ref)
   if (!aspects) throw new InvalidInputError(missing)
-  if (!marked(aspects.subTypes))
+  if (!marked(ref.urn, aspects))
     throw new InvalidInputError(`The specified URN is not a service account: ${urn}`)
   return ref
 }
@@ -123,7 +134,11 @@ async function existing(ctx: CatalogContext, urn: string, missing: string): Prom
  */
 async function deleteServiceAccount(_: unknown, { urn }: { urn: string }, ctx: CatalogContext) {
   const ref = await existing(ctx, urn, `Service account not found: ${urn}`)
-  return hardDelete(ctx, ref.urn, 'corpuser')
+  await hardDelete(ctx, ref.urn, 'corpuser')
+  // A token minted while the account was being deleted: found now, revoked too (a mint also
+  // checks the account again after writing its token; see `createAccessToken`).
+  await revokeTokensOf(ctx, ref.urn)
+  return true
 }
 
 /**
@@ -138,7 +153,7 @@ async function updateServiceAccountDefaultView(
   const notOne = `URN ${input.urn} is not a service account.`
   const ref = resolveInput(ctx, input.urn)
   const aspects = ref.entity.name === 'corpuser' ? await userAspects(ctx, ref) : undefined
-  if (!aspects || !marked(aspects.subTypes)) throw new InvalidInputError(notOne)
+  if (!aspects || !marked(ref.urn, aspects)) throw new InvalidInputError(notOne)
   const view = input.defaultView ?? undefined
   if (view !== undefined) {
     const info = await viewInfoOf(ctx, view).catch(() => undefined)
@@ -181,7 +196,7 @@ async function listServiceAccounts(
   const found = page.urns.length > 0 ? await ctx.client.getEntities(page.urns, ASPECTS) : new Map()
   const serviceAccounts = page.urns.flatMap((urn) => {
     const aspects = found.get(urn)?.aspects
-    return aspects ? [serviceAccountOf(ctx, urn, aspects)] : []
+    return aspects && marked(urn, aspects) ? [serviceAccountOf(ctx, urn, aspects)] : []
   })
   return { start: page.start, count: page.count, total: page.total, serviceAccounts }
 }
@@ -195,7 +210,7 @@ async function getServiceAccount(_: unknown, { urn }: { urn: string }, ctx: Cata
   const ref = userRef(ctx, urn)
   const aspects = await userAspects(ctx, ref)
   if (!aspects) return null
-  if (!marked(aspects.subTypes))
+  if (!marked(ref.urn, aspects))
     throw new InvalidInputError(`The specified URN is not a service account: ${urn}`)
   return serviceAccountOf(ctx, ref.urn, aspects)
 }
@@ -240,7 +255,8 @@ async function searchUsers(
 export async function isServiceAccount(ctx: CatalogContext, actorUrn: string): Promise<boolean> {
   const ref = resolveInput(ctx, actorUrn)
   if (ref.entity.name !== 'corpuser') return false
-  return marked((await userAspects(ctx, ref))?.subTypes)
+  const aspects = await userAspects(ctx, ref)
+  return aspects !== undefined && marked(ref.urn, aspects)
 }
 
 export const serviceAccountMutations = {

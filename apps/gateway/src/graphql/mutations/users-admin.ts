@@ -43,6 +43,13 @@ async function tokensOf(ctx: CatalogContext, user: string): Promise<string[]> {
   return [...ids]
 }
 
+/** Revokes every stored token whose actor or owner is `user`. */
+export async function revokeTokensOf(ctx: CatalogContext, user: string): Promise<void> {
+  const ids = await tokensOf(ctx, user)
+  await write(ctx, ids.map(tokenDeleteProposal))
+  for (const id of ids) ctx.tokens?.forget(id)
+}
+
 /** A removed user's access tokens, revoked with it: its own and those it minted for others. */
 async function tokenRevocations(ctx: CatalogContext, ref: EntityRef): Promise<string[]> {
   return ref.entity.name === 'corpuser' ? tokensOf(ctx, ref.urn) : []

@@ -56,7 +56,7 @@ async function appConfig(_: unknown, __: unknown, ctx: CatalogContext) {
  * browse v2 (`browseV2` over `browsePathsV2`, which every new entity gets by default as in DataHub),
  * several data products per asset (`batchAddToDataProducts` / `batchRemoveFromDataProducts`), and
  * business attributes (their pages, and their columns' `schemaFieldEntity.businessAttributes`), and
- * the datasets' Relationships tab (ER model relationships).
+ * the datasets' Relationships tab (ER model relationships), context documents and logical models.
  */
 const SERVED_FLAGS: ReadonlySet<string> = new Set([
   'showAutoCompleteResults',
@@ -64,6 +64,8 @@ const SERVED_FLAGS: ReadonlySet<string> = new Set([
   'multipleDataProductsPerAsset',
   'businessAttributeEntityEnabled',
   'erModelRelationshipFeatureEnabled',
+  'contextDocumentsEnabled',
+  'logicalModelsEnabled',
 ])
 
 function featureFlags(): Record<string, boolean> {

@@ -1,5 +1,6 @@
 import { InvalidInputError, statusOf } from '@catalog/core'
 import type { CatalogContext } from '../context.js'
+import { withDocumentVisibility } from './document-visibility.js'
 import { searchOf } from './search.js'
 import { entityName, entitySymbol, type FacetFilter, type OrFilters, SEARCHED } from './search-input.js'
 import { applyView, filterOf, type SearchFilter } from './view-apply.js'
@@ -20,7 +21,8 @@ function checkQuery(query: string): void {
   if (query.trim() === '') throw new InvalidInputError("'query' parameter can not be null or empty")
 }
 
-async function suggest(ctx: CatalogContext, entity: string, input: AutoCompleteInput, filter: SearchFilter) {
+async function suggest(ctx: CatalogContext, entity: string, input: AutoCompleteInput, given: SearchFilter) {
+  const filter = await withDocumentVisibility(ctx, [entity], given)
   const answer = await searchOf(ctx).autocomplete({
     entity,
     query: input.query,

@@ -1,6 +1,7 @@
 import { InvalidInputError, parseUrn } from '@catalog/core'
 import { type GraphQLResolveInfo, isObjectType } from 'graphql'
 import type { CatalogContext } from '../context.js'
+import { withDocumentVisibility } from './document-visibility.js'
 import { typeNameOf } from './entities.js'
 import { searchOf } from './search.js'
 import { type Flags, type OrFilters, toFlags } from './search-input.js'
@@ -51,13 +52,10 @@ export const browseV2Queries = {
     ctx: CatalogContext,
     info: GraphQLResolveInfo,
   ) => {
-    const { entities, filter } = await applyView(
-      ctx,
-      input.viewUrn,
-      entityNamesOf(ctx, input),
-      filterOf(input.orFilters),
-    )
+    const viewed = await applyView(ctx, input.viewUrn, entityNamesOf(ctx, input), filterOf(input.orFilters))
+    const entities = viewed.entities
     if (entities.length === 0) return emptyBrowse(input)
+    const filter = await withDocumentVisibility(ctx, entities, viewed.filter)
     const answer = await searchOf(ctx).browseV2({
       entities,
       path: input.path ?? [],

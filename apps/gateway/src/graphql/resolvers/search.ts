@@ -3,6 +3,7 @@ import type { GraphQLResolveInfo } from 'graphql'
 import type { SearchAcrossBody, SearchAnswer, SearchClient } from '../clients/search-client.js'
 import type { CatalogContext } from '../context.js'
 import { inTurns } from '../in-turns.js'
+import { withDocumentVisibility } from './document-visibility.js'
 import {
   entityName,
   entityNames,
@@ -51,12 +52,10 @@ async function body(
   types: string[],
   start: number,
 ): Promise<SearchAcrossBody> {
-  const { entities, filter } = await applyView(
-    ctx,
-    input.viewUrn,
-    types,
-    filterOf(input.orFilters, input.filters),
-  )
+  const viewed = await applyView(ctx, input.viewUrn, types, filterOf(input.orFilters, input.filters))
+  const entities = viewed.entities
+  // Documents are found only by whom may see them (DataHub's default entity filters).
+  const filter = await withDocumentVisibility(ctx, entities, viewed.filter)
   return {
     input: input.query,
     entities,
@@ -176,8 +175,10 @@ export const searchQueries = {
     const client = searchOf(ctx)
     const counts = await Promise.all(
       entityNames(input?.types).map(async (name) => {
-        const { entities, filter } = await applyView(ctx, input?.viewUrn, [name], undefined)
+        const viewed = await applyView(ctx, input?.viewUrn, [name], undefined)
+        const entities = viewed.entities
         if (entities.length === 0) return { entityType: entitySymbol(name), count: 0 }
+        const filter = await withDocumentVisibility(ctx, entities, viewed.filter)
         const answer = await client.searchAcrossEntities({
           input: '*',
           entities,
