@@ -104,7 +104,7 @@ export async function compareAndSetEach(
  * `current`: a CREATE when it was absent, else a generic PATCH (the aspect's template does not
  * reshape it) testing the whole stored value.
  */
-function guardedSet(
+export function guardedSet(
   ref: EntityRef,
   aspect: string,
   current: AspectValue | undefined,

@@ -1,6 +1,7 @@
 import type { EntityRef } from '@catalog/core'
 import type { AspectValue, MetadataProposal } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
+import { guardedSet, retryingRaces } from './compare-and-set.js'
 import { deleteEntity, write } from './support.js'
 
 /** Referring entities looked at, at most (DataHub caps its graph query the same way). */
@@ -12,7 +13,9 @@ const PAGE = 1_000
  * its delete: every aspect of another entity with an edge to `target` is rewritten without
  * the reference (list members equal to it or records naming it dropped, fields holding it
  * removed); an aspect no longer valid without it is deleted. Found from the incoming edges of
- * every relationship that may point at the target's entity type.
+ * every relationship that may point at the target's entity type. Each rewrite is guarded on the
+ * value read: an edit made meanwhile fails the write as a lost race (see {@link writeWithReferences}),
+ * never lost under the rewrite.
  */
 export async function referenceRemovals(ctx: CatalogContext, target: EntityRef): Promise<MetadataProposal[]> {
   const types = [
@@ -46,9 +49,7 @@ export async function referenceRemovals(ctx: CatalogContext, target: EntityRef):
     for (const [aspect, value] of Object.entries(stored)) {
       const edges = ctx.registry.edges(entity, aspect, value)
       if (!edges.some((e) => e.destination === target.urn)) continue
-      proposals.push(
-        rewrite(ctx, { entityType: entity.name, entityUrn: urn, aspectName: aspect }, value, target.urn),
-      )
+      proposals.push(rewrite(ctx, urn, aspect, value, target.urn))
     }
   }
   return proposals
@@ -56,22 +57,19 @@ export async function referenceRemovals(ctx: CatalogContext, target: EntityRef):
 
 function rewrite(
   ctx: CatalogContext,
-  common: { entityType: string; entityUrn: string; aspectName: string },
+  referrer: string,
+  aspectName: string,
   value: AspectValue,
   urn: string,
 ): MetadataProposal {
   const stripped = without(value, urn) as AspectValue
-  const { entity } = ctx.registry.resolveUrn(common.entityUrn)
+  const ref = ctx.registry.resolveUrn(referrer)
   try {
-    ctx.registry.validateAspect(ctx.registry.aspect(entity, common.aspectName), stripped)
+    ctx.registry.validateAspect(ctx.registry.aspect(ref.entity, aspectName), stripped)
   } catch {
-    return { ...common, changeType: 'DELETE' }
+    return { entityType: ref.entity.name, entityUrn: referrer, aspectName, changeType: 'DELETE' }
   }
-  return {
-    ...common,
-    changeType: 'UPSERT',
-    aspect: { value: JSON.stringify(stripped), contentType: 'application/json' },
-  }
+  return guardedSet(ref, aspectName, value, stripped)
 }
 
 /** `value` without `urn`: list members equal to it or records with a field equal to it go; such fields go. */
@@ -101,5 +99,17 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  */
 export async function deleteWithReferences(ctx: CatalogContext, target: EntityRef): Promise<void> {
   if (!(await ctx.client.exists(target.urn))) return
-  await write(ctx, [...(await referenceRemovals(ctx, target)), deleteEntity(target)])
+  await writeWithReferences(ctx, target, [deleteEntity(target)])
+}
+
+/**
+ * The removals of the references to `target` written with `proposals`, in one write; when another
+ * write changed a referring aspect meanwhile (a lost race), the references are read and written again.
+ */
+export function writeWithReferences(
+  ctx: CatalogContext,
+  target: EntityRef,
+  proposals: readonly MetadataProposal[],
+): Promise<void> {
+  return retryingRaces(async () => write(ctx, [...(await referenceRemovals(ctx, target)), ...proposals]))
 }

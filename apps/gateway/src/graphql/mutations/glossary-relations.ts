@@ -1,6 +1,6 @@
 import { InvalidInputError } from '@catalog/core'
 import type { CatalogContext } from '../context.js'
-import { referenceRemovals } from './entity-references.js'
+import { writeWithReferences } from './entity-references.js'
 import { type PatchOp, patch, pointer } from './patch.js'
 import { currentAspect, deleteEntity, resolveInput, write } from './support.js'
 
@@ -105,7 +105,7 @@ async function deleteGlossaryEntity(
   if (!(await ctx.client.exists(ref.urn))) {
     throw new InvalidInputError(`This urn does not exist: ${ref.urn}`)
   }
-  await write(ctx, [...(await referenceRemovals(ctx, ref)), deleteEntity(ref)])
+  await writeWithReferences(ctx, ref, [deleteEntity(ref)])
   return true
 }
 

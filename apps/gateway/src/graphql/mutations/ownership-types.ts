@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { type EntityRef, InvalidInputError } from '@catalog/core'
 import type { CatalogContext } from '../context.js'
 import type { EntitySource } from '../mappers/common.js'
-import { referenceRemovals } from './entity-references.js'
+import { writeWithReferences } from './entity-references.js'
 import { type PatchOp, patch } from './patch.js'
 import { currentAspect, deleteEntity, resolveInput, stampOf, upsert, write } from './support.js'
 
@@ -83,8 +83,8 @@ async function deleteOwnershipType(
     return true
   }
   if (!(await ctx.client.exists(ref.urn))) return true
-  const references = deleteReferences === false ? [] : await referenceRemovals(ctx, ref)
-  await write(ctx, [...references, deleteEntity(ref)])
+  if (deleteReferences === false) await write(ctx, [deleteEntity(ref)])
+  else await writeWithReferences(ctx, ref, [deleteEntity(ref)])
   return true
 }
 

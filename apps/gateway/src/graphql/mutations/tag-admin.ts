@@ -2,7 +2,7 @@ import { InvalidInputError } from '@catalog/core'
 import type { AspectValue } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
 import { systemOwnershipTypeUrn } from '../mappers/common.js'
-import { referenceRemovals } from './entity-references.js'
+import { writeWithReferences } from './entity-references.js'
 import { patch } from './patch.js'
 import { currentAspect, deleteEntity, resolveInput, stampOf, upsert, write } from './support.js'
 
@@ -53,7 +53,7 @@ async function updateTag(
  */
 async function deleteTag(_: unknown, { urn }: { urn: string }, ctx: CatalogContext): Promise<boolean> {
   const tag = tagRef(ctx, urn, `perform delete against tag with urn ${urn}`)
-  await write(ctx, [...(await referenceRemovals(ctx, tag)), deleteEntity(tag)])
+  await writeWithReferences(ctx, tag, [deleteEntity(tag)])
   return true
 }
 

@@ -2,7 +2,7 @@ import { ACCESS_TOKEN_ENTITY, tokenDeleteProposal } from '@catalog/auth'
 import { type EntityRef, InvalidInputError } from '@catalog/core'
 import type { MetadataProposal } from '../clients/metadata-client.js'
 import type { CatalogContext } from '../context.js'
-import { referenceRemovals } from './entity-references.js'
+import { writeWithReferences } from './entity-references.js'
 import { deleteEntity, resolveInput, stampOf, upsert, write } from './support.js'
 
 /** The URN of `urn` when it is of `entityType`; a 400 otherwise. */
@@ -66,7 +66,7 @@ export async function hardDelete(ctx: CatalogContext, urn: string, entityType: '
   const ref = refOf(ctx, urn, entityType)
   const tokenIds = await tokenRevocations(ctx, ref)
   const revocations: MetadataProposal[] = tokenIds.map(tokenDeleteProposal)
-  await write(ctx, [...(await referenceRemovals(ctx, ref)), ...revocations, deleteEntity(ref)])
+  await writeWithReferences(ctx, ref, [...revocations, deleteEntity(ref)])
   for (const id of tokenIds) ctx.tokens?.forget(id)
   return true
 }
