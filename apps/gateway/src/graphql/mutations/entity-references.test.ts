@@ -22,7 +22,10 @@ function storeOf(initial: AspectValue, beforeWrite: (set: (v: AspectValue) => vo
     relationships: async () => ({ relationships: [{ type: 'TaggedWith', entity: ASSET }], total: 1 }),
     getEntities: async (urns: readonly string[]) =>
       new Map<string, EntityAspects>(
-        urns.map((u) => [u, { urn: u, entityType: 'dataset', aspects: u === ASSET ? { globalTags } : {} }]),
+        urns.map((u): [string, EntityAspects] => [
+          u,
+          { urn: u, entityType: 'dataset', aspects: u === ASSET ? { globalTags } : {} },
+        ]),
       ),
     ingestProposals: async (proposals: readonly MetadataProposal[]) => {
       if (!edited) {
