@@ -117,6 +117,42 @@ t.test('the stages, and a term taken through them', async (t) => {
   t.equal(none.errors?.[0]?.message, 'Entity urn:li:glossaryTerm:none does not exist')
 })
 
+t.test('an asset in a stage hidden from search is found only when asked for', async (t) => {
+  const { app } = await build(t)
+  for (const [urn, name] of [
+    [TERM, 'Revenue'],
+    ['urn:li:glossaryTerm:revenue_net', 'Revenue net'],
+  ] as const) {
+    await ingestAspect(app, 'glossaryTerm', urn, 'glossaryTermInfo', {
+      name,
+      definition: 'Money',
+      termSource: 'INTERNAL',
+    })
+  }
+  const SEARCH = `query($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) { total searchResults { entity { urn } } } }`
+  const found = async (input: Record<string, unknown>) =>
+    (
+      await gql(app, SEARCH, { input: { types: ['GLOSSARY_TERM'], query: 'revenue', ...input } })
+    ).data.searchAcrossEntities.searchResults
+      .map((r: { entity: { urn: string } }) => r.entity.urn)
+      .sort()
+  t.same(await found({}), [TERM, 'urn:li:glossaryTerm:revenue_net'], 'both, before any stage')
+  await gql(app, SET, { urn: TERM, stage: stage('DRAFT') })
+  t.same(await found({}), ['urn:li:glossaryTerm:revenue_net'], 'a draft is hidden')
+  t.same(
+    await found({ searchFlags: { includeHiddenLifecycleStages: true } }),
+    [TERM, 'urn:li:glossaryTerm:revenue_net'],
+    'unless hidden stages are asked for',
+  )
+  t.same(
+    await found({ orFilters: [{ and: [{ field: 'lifecycleStage', values: [stage('DRAFT')] }] }] }),
+    [TERM],
+    'or filtered on',
+  )
+  await gql(app, SET, { urn: TERM, stage: stage('PUBLISHED') })
+  t.same(await found({}), [TERM, 'urn:li:glossaryTerm:revenue_net'], 'published: shown again')
+})
+
 t.test('setting a stage needs EDIT_ENTITY on the asset', async (t) => {
   const built = await build(t, { auth: true })
   await adminWrite(built, TERM, 'glossaryTermInfo', {

@@ -15,6 +15,7 @@ import {
   type SearchRequest,
   type SearchResultPage,
   type SearchSchema,
+  withoutHiddenStages,
 } from '@catalog/search'
 import { MeilisearchApiError } from 'meilisearch'
 import { ATTR, fieldCatalog } from './attributes.js'
@@ -104,7 +105,8 @@ export class MeilisearchSearchIndex implements SearchIndex {
 
   async search(request: SearchRequest): Promise<SearchResultPage> {
     this.check()
-    return searchQuery(this.ctx, request.latestVersionsOnly ? latestVersionsOnly(request) : request)
+    const versions = request.latestVersionsOnly ? latestVersionsOnly(request) : request
+    return searchQuery(this.ctx, withoutHiddenStages(versions))
   }
 
   async autocomplete(request: AutocompleteRequest): Promise<AutocompleteResultPage> {

@@ -11,12 +11,14 @@ import {
   type IndexedDocument,
   type IndexStats,
   IS_LATEST,
+  LIFECYCLE_STAGE,
   latestVersionsOnly,
   mergeContributions,
   type SearchIndex,
   type SearchRequest,
   type SearchResultPage,
   type SearchSchema,
+  withoutHiddenStages,
 } from '@catalog/search'
 import type Database from 'better-sqlite3'
 import { autocompleteQuery } from './autocomplete.js'
@@ -203,7 +205,9 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async search(request: SearchRequest): Promise<SearchResultPage> {
-    return this.read(() => searchQuery(this.queryContext(), this.schema, this.versionScope(request)))
+    return this.read(() =>
+      searchQuery(this.queryContext(), this.schema, this.stageScope(this.versionScope(request))),
+    )
   }
 
   /**
@@ -219,6 +223,25 @@ export class SqliteSearchIndex implements SearchIndex {
       this.db.prepare("SELECT 1 FROM exact WHERE field = ? AND value = 'false' LIMIT 1").get(field) !==
         undefined
     return any ? latestVersionsOnly(request) : request
+  }
+
+  /**
+   * The request's hidden lifecycle stages as a filter, when an entity of the index is in one of
+   * them; else nothing would be left out, and the request keeps its fast paths: one look-up.
+   */
+  private stageScope(request: SearchRequest): SearchRequest {
+    const stages = request.hiddenLifecycleStages
+    if (!stages?.length) return request
+    const field = this.fieldIds.get(LIFECYCLE_STAGE)
+    const marks = stages.map(() => '?').join(', ')
+    const any =
+      field !== undefined &&
+      this.db
+        .prepare(`SELECT 1 FROM exact WHERE field = ? AND value COLLATE NOCASE IN (${marks}) LIMIT 1`)
+        .get(field, ...stages) !== undefined
+    if (any) return withoutHiddenStages(request)
+    const { hiddenLifecycleStages: _none, ...rest } = request
+    return rest
   }
 
   async autocomplete(request: AutocompleteRequest): Promise<AutocompleteResultPage> {

@@ -64,6 +64,12 @@ export interface SearchRequest {
    * it when it holds no such version (then nothing would be left out).
    */
   readonly latestVersionsOnly?: boolean
+  /**
+   * Leave out entities in these lifecycle stages (`status.lifecycleStage`: DataHub's stages with
+   * `hideInSearch`). An index applies it with {@link withoutHiddenStages}, and may skip it when
+   * no entity is in one of them.
+   */
+  readonly hiddenLifecycleStages?: readonly string[]
 }
 
 /** One matched field of a hit, for `matchedFields`. */

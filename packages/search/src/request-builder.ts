@@ -40,6 +40,11 @@ export interface SearchParams {
    * latest (`isLatest` false) are left out unless this is false.
    */
   readonly filterNonLatestVersions?: boolean
+  /**
+   * Lifecycle stages whose entities are left out (DataHub hides the stages with `hideInSearch`),
+   * unless the filter asks about `lifecycleStage` itself.
+   */
+  readonly hiddenLifecycleStages?: readonly string[]
 }
 
 export interface AutocompleteParams {
@@ -94,6 +99,24 @@ export function latestVersionsOnly(req: SearchRequest): SearchRequest {
   return { ...rest, filter: { or } }
 }
 
+/** The field of an entity's lifecycle stage (`status.lifecycleStage`). */
+export const LIFECYCLE_STAGE = 'lifecycleStage'
+
+/** `req` with every filter group also asking its entities not to be in a hidden lifecycle stage. */
+export function withoutHiddenStages(req: SearchRequest): SearchRequest {
+  const { hiddenLifecycleStages: stages, ...rest } = req
+  if (!stages?.length) return rest
+  const notHidden = {
+    field: LIFECYCLE_STAGE,
+    fields: expandField(LIFECYCLE_STAGE),
+    values: [...stages],
+    condition: 'EQUAL' as const,
+    negated: true,
+  }
+  const or = req.filter.or.length > 0 ? req.filter.or.map((g) => [...g, notHidden]) : [[notHidden]]
+  return { ...rest, filter: { or } }
+}
+
 /**
  * Checks client parameters against the registry's search fields and builds the validated
  * requests the index port takes. Every mistake is an {@link InvalidInputError} (HTTP 400):
@@ -124,6 +147,12 @@ export class RequestBuilder {
       p.filterNonLatestVersions !== false &&
       isField(IS_LATEST) &&
       !filter.or.some((g) => g.some((c) => c.field === IS_LATEST))
+    const hidden =
+      p.hiddenLifecycleStages?.length &&
+      isField(LIFECYCLE_STAGE) &&
+      !filter.or.some((g) => g.some((c) => c.field === LIFECYCLE_STAGE))
+        ? p.hiddenLifecycleStages
+        : undefined
     if (p.sort && !isKnownField(p.sort.field, isField))
       throw new InvalidInputError(`Unknown sort field '${p.sort.field}'`)
     const maxFacetValues = p.maxAggValues ?? DEFAULT_FACET_VALUES
@@ -151,6 +180,7 @@ export class RequestBuilder {
       maxFacetValues,
       ...(p.sort ? { sort: p.sort } : {}),
       ...(latestOnly ? { latestVersionsOnly: true } : {}),
+      ...(hidden ? { hiddenLifecycleStages: [...hidden] } : {}),
     }
   }
 

@@ -47,6 +47,12 @@ export const SearchFlagsSchema = Type.Object(
     filterNonLatestVersions: Type.Optional(
       Type.Boolean({ description: 'Leave out versions that are not their set’s latest (default true)' }),
     ),
+    hiddenLifecycleStages: Type.Optional(
+      Type.Array(Type.String({ maxLength: 1000 }), {
+        maxItems: 1000,
+        description: 'Lifecycle stages (URNs) whose entities are left out',
+      }),
+    ),
   },
   { additionalProperties: true, description: 'com.linkedin.metadata.query.SearchFlags' },
 )

@@ -173,6 +173,7 @@ function common(
     ...(flags?.skipAggregates ? { skipAggregates: true } : {}),
     ...(flags?.maxAggValues !== undefined ? { maxAggValues: flags.maxAggValues } : {}),
     ...(flags?.filterNonLatestVersions === false ? { filterNonLatestVersions: false } : {}),
+    ...(flags?.hiddenLifecycleStages?.length ? { hiddenLifecycleStages: flags.hiddenLifecycleStages } : {}),
   }
 }
 

@@ -14,6 +14,11 @@ const MAX_STAGES = 1_000
  * written since) and those stored besides, in URN order.
  */
 async function listLifecycleStages(_: unknown, __: unknown, ctx: CatalogContext) {
+  return [...(await allStages(ctx))].map(([urn, info]) => lifecycleStageType(urn, info))
+}
+
+/** Every stage with its info, in URN order: the bootstrapped ones and those stored besides. */
+async function allStages(ctx: CatalogContext): Promise<Map<string, AspectValue>> {
   const found = await searchOf(ctx).searchAcrossEntities({
     input: '*',
     entities: ['lifecycleStageType'],
@@ -22,11 +27,28 @@ async function listLifecycleStages(_: unknown, __: unknown, ctx: CatalogContext)
     searchFlags: { skipAggregates: true, skipHighlighting: true },
   })
   const urns = [...new Set([...DEFAULT_STAGES.keys(), ...found.metadata.urns])].sort()
-  const infos = await stageInfos(ctx.client, urns)
-  return urns.flatMap((urn) => {
-    const info = infos.get(urn)
-    return info ? [lifecycleStageType(urn, info)] : []
-  })
+  return stageInfos(ctx.client, urns)
+}
+
+/** How long the stages hidden from search are remembered (DataHub caches them for 5 minutes). */
+const HIDDEN_TTL_MS = 5_000
+/** The hidden stages read through each metadata client (one per app in one-process mode). */
+const hidden = new WeakMap<object, { readonly until: number; readonly stages: Promise<string[]> }>()
+
+/**
+ * The stages whose entities searches leave out (`hideInSearch`), as DataHub's default search
+ * filters do; read at most every few seconds.
+ */
+export function hiddenLifecycleStages(ctx: CatalogContext): Promise<string[]> {
+  const now = Date.now()
+  const known = hidden.get(ctx.client)
+  if (known && known.until > now) return known.stages
+  const stages = allStages(ctx).then((all) =>
+    [...all].filter(([, info]) => lifecycleStageType('', info).hideInSearch).map(([urn]) => urn),
+  )
+  hidden.set(ctx.client, { until: now + HIDDEN_TTL_MS, stages })
+  stages.catch(() => hidden.delete(ctx.client))
+  return stages
 }
 
 const strings = (v: unknown): string[] | undefined =>

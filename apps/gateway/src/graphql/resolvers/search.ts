@@ -3,6 +3,7 @@ import type { GraphQLResolveInfo } from 'graphql'
 import type { SearchAcrossBody, SearchAnswer, SearchClient } from '../clients/search-client.js'
 import type { CatalogContext } from '../context.js'
 import { inTurns } from '../in-turns.js'
+import { hiddenLifecycleStages } from '../mutations/lifecycle-stages.js'
 import { withDocumentVisibility } from './document-visibility.js'
 import {
   entityName,
@@ -56,6 +57,9 @@ async function body(
   const entities = viewed.entities
   // Documents are found only by whom may see them (DataHub's default entity filters).
   const filter = await withDocumentVisibility(ctx, entities, viewed.filter)
+  // DataHub's default: entities in a stage hidden from search are left out, unless asked for.
+  const hidden =
+    input.searchFlags?.includeHiddenLifecycleStages === true ? [] : await hiddenLifecycleStages(ctx)
   return {
     input: input.query,
     entities,
@@ -63,7 +67,10 @@ async function body(
     count: input.count ?? DEFAULT_COUNT,
     ...(filter ? { filter } : {}),
     ...toSort(input.sortInput),
-    searchFlags: toFlags(input.searchFlags),
+    searchFlags: {
+      ...toFlags(input.searchFlags),
+      ...(hidden.length > 0 ? { hiddenLifecycleStages: hidden } : {}),
+    },
   }
 }
 
