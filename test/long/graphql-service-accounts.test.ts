@@ -127,15 +127,15 @@ t.test('create, list, read, set a default view, delete', async (t) => {
 })
 
 t.test(
-  'only MANAGE_SERVICE_ACCOUNTS manages them; their tokens work until the account is deleted',
+  'only MANAGE_SERVICE_ACCOUNTS (Admins) manages them; their tokens work until the account is deleted',
   async (t) => {
     const built = await build(t, { auth: true })
     const made = await gqlAs(built.app, built.adminToken, CREATE, { input: { displayName: 'Loader' } })
     const account = made.body.data.createServiceAccount.urn as string
 
-    const admin = 'urn:li:corpuser:admin-role'
-    await assignRole(built, admin, 'Admin')
-    const adminToken = await tokenFor(built, admin)
+    const editor = 'urn:li:corpuser:editor-role'
+    await assignRole(built, editor, 'Editor')
+    const editorToken = await tokenFor(built, editor)
     const refusals: [string, string, Record<string, unknown>][] = [
       ['create', CREATE, { input: {} }],
       ['list', LIST, { input: {} }],
@@ -144,28 +144,29 @@ t.test(
       ['manage', DEFAULT_VIEW, { input: { urn: account } }],
     ]
     for (const [verb, query, variables] of refusals) {
-      const answer = await gqlAs(built.app, adminToken, query, variables)
+      const answer = await gqlAs(built.app, editorToken, query, variables)
       t.equal(
         answer.body.errors?.[0]?.message,
         `Unauthorized to ${verb} service accounts. Please contact your DataHub administrator.`,
         `${verb} refused without the privilege`,
       )
     }
-    const adminMint = await gqlAs(built.app, adminToken, TOKEN, {
+    const editorMint = await gqlAs(built.app, editorToken, TOKEN, {
       input: { type: 'SERVICE_ACCOUNT', actorUrn: account, duration: 'ONE_HOUR', name: 'ci' },
     })
-    t.equal(
-      adminMint.body.errors?.[0]?.extensions?.code,
-      403,
-      'MANAGE_ACCESS_TOKENS does not mint service-account tokens',
-    )
+    t.equal(editorMint.body.errors?.[0]?.extensions?.code, 403, 'nor mints their tokens')
 
-    // The root user holds every privilege: it mints the account a token, which acts as the account.
-    const notAccount = await gqlAs(built.app, built.adminToken, TOKEN, {
+    // An Admin holds MANAGE_SERVICE_ACCOUNTS, as in DataHub: it lists them and mints their tokens.
+    const admin = 'urn:li:corpuser:admin-role'
+    await assignRole(built, admin, 'Admin')
+    const adminToken = await tokenFor(built, admin)
+    const listed = await gqlAs(built.app, adminToken, LIST, { input: {} })
+    t.equal(listed.body.data?.listServiceAccounts?.total, 1, 'an Admin lists them')
+    const notAccount = await gqlAs(built.app, adminToken, TOKEN, {
       input: { type: 'SERVICE_ACCOUNT', actorUrn: admin, duration: 'ONE_HOUR', name: 'ci' },
     })
     t.equal(notAccount.body.errors?.[0]?.message, `The specified URN is not a service account: ${admin}`)
-    const minted = await gqlAs(built.app, built.adminToken, TOKEN, {
+    const minted = await gqlAs(built.app, adminToken, TOKEN, {
       input: { type: 'SERVICE_ACCOUNT', actorUrn: account, duration: 'ONE_HOUR', name: 'ci' },
     })
     t.notOk(minted.body.errors, 'minted')
@@ -175,11 +176,7 @@ t.test(
       minted.body.data.createAccessToken.metadata.urn,
       'dataHubAccessTokenInfo',
     )) as Record<string, unknown>
-    t.match(
-      stored,
-      { actorUrn: account, ownerUrn: 'urn:li:corpuser:datahub', name: 'ci' },
-      'owned by its creator',
-    )
+    t.match(stored, { actorUrn: account, ownerUrn: admin, name: 'ci' }, 'owned by its creator')
     await adminWrite(built, account, 'roleMembership', { roles: ['urn:li:dataHubRole:Reader'] })
     const me = await gqlAs(built.app, token, '{ me { corpUser { urn } } }')
     t.equal(me.body.data?.me?.corpUser?.urn, account, 'the token acts as the account')

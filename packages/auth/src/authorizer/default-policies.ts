@@ -28,6 +28,8 @@ const ADMIN_PLATFORM = [
   'APPLY_RETENTION_PRIVILEGE',
   'MANAGE_GLOBAL_OWNERSHIP_TYPES',
   'GET_ANALYTICS_PRIVILEGE',
+  // Newer than the policies file above; DataHub's service-account documentation gives it to Admins.
+  'MANAGE_SERVICE_ACCOUNTS',
 ]
 const READS = [
   'SEARCH_PRIVILEGE',
