@@ -51,9 +51,6 @@ export function hiddenLifecycleStages(ctx: CatalogContext): Promise<string[]> {
   return stages
 }
 
-const strings = (v: unknown): string[] | undefined =>
-  Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : undefined
-
 /**
  * DataHub's SetLifecycleStageResolver with its write-layer checks: the asset's `status` names
  * the stage (which must exist and apply to the asset's type), or none when no stage is given, and
@@ -72,24 +69,23 @@ async function setLifecycleStage(
   }
   if (!(await ctx.client.exists(asset.urn))) throw new InvalidInputError(`Entity ${asset.urn} does not exist`)
   const wanted = args.lifecycleStageUrn?.trim() ? args.lifecycleStageUrn.trim() : undefined
-  let info: AspectValue | undefined
+  let allowed: string[] | null = null
   if (wanted) {
-    info = (await stageInfos(ctx.client, [resolveInput(ctx, wanted).urn])).get(wanted)
+    const info = (await stageInfos(ctx.client, [resolveInput(ctx, wanted).urn])).get(wanted)
     if (!info) {
       throw new InvalidInputError(
         `Lifecycle stage '${wanted}' does not exist. Use listLifecycleStages to discover available stages.`,
       )
     }
-    const types = strings(info.entityTypes)
+    const stage = lifecycleStageType(wanted, info)
+    const types = stage.entityTypes
     if (types && types.length > 0 && !types.includes(asset.entity.name)) {
       throw new InvalidInputError(
         `Lifecycle stage '${wanted}' does not apply to entity type '${asset.entity.name}'. Allowed entity types: [${types.join(', ')}]`,
       )
     }
+    allowed = stage.allowedPreviousStages
   }
-  const allowed = strings(
-    (info?.transitionPolicy as Record<string, unknown> | undefined)?.allowedPreviousStages,
-  )
   await compareAndSet(ctx, asset, 'status', (current) => {
     const next: AspectValue = current ? { ...current } : { removed: false }
     const previous = typeof next.lifecycleStage === 'string' ? next.lifecycleStage : undefined

@@ -107,7 +107,7 @@ async function existingEnd(ctx: CatalogContext, urn: string, role: string): Prom
   if (ref.entity.name === 'schemaField') {
     const dataset = ref.key.parent as string
     const path = ref.key.fieldPath as string
-    if (!(await fieldPaths(ctx, dataset)).has(path)) {
+    if (!(await ctx.client.schemaField(dataset, path)).hasField) {
       throw new InvalidInputError(`Field path '${path}' not found on ${role} dataset ${dataset}`)
     }
     return ref
