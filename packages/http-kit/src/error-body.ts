@@ -41,8 +41,8 @@ export function toRestliError(err: unknown): RestliErrorBody {
   if (err instanceof CatalogError) return restliError(statusOf(err), err.message)
   const e = err as FastifyLikeError
   if (e.validation && e.validation.length > 0) return restliError(400, describeValidation(e))
-  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-    return restliError(413, `Request body is too large: ${e.message}`)
+  // fastify's message says it ("Request body is too large").
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return restliError(413, e.message)
   if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return restliError(415, e.message)
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return restliError(e.statusCode, e.message)

@@ -1,6 +1,7 @@
 export * from './action-constraint.js'
 export * from './admission.js'
 export * from './api-docs.js'
+export * from './body-blocks.js'
 export * from './create-server.js'
 export * from './error-body.js'
 export * from './health.js'

@@ -138,7 +138,7 @@ t.test('long top-level arrays come back whole and in order, with large values in
     value: i === 1_200 ? wide : item(i),
   }))
   body.entities = entities
-  const parsed = (await parseOnWorker(Buffer.from(JSON.stringify(body)), {
+  const parsed = (await parseOnWorker([Buffer.from(JSON.stringify(body))], {
     paths: [['entities', '*', 'value']],
     minChars: 100_000,
   })) as Record<string, unknown> & { entities: Array<{ value: unknown }> }

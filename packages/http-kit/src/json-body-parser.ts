@@ -1,6 +1,8 @@
+import type { Readable } from 'node:stream'
 import { deserialize } from 'node:v8'
 import { JsonText, WorkerCalls } from '@catalog/core'
-import { errorCodes, type FastifyInstance } from 'fastify'
+import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify'
+import { readBodyBlocks } from './body-blocks.js'
 import type { ArrayInChunks, JsonTextPaths, ParseCall, ParseReply, TextAt } from './json-body-protocol.js'
 import { warmOnLargeBody } from './warm-on-large-body.js'
 
@@ -39,39 +41,45 @@ const calls = new WorkerCalls<ParseCall, ParseReply>(
 
 /**
  * Replaces fastify's `application/json` parser with one that gives the same answers (the same
- * errors for an empty or malformed body, `__proto__` and `constructor.prototype` refused) and
- * parses a body of {@link THREAD_BODY_BYTES} or more on a worker thread. A route whose config
- * names `jsonText` paths gets the large values there as {@link JsonText} (from the worker only:
- * a smaller body holds no value worth it).
+ * errors for a body too large, empty or malformed, `__proto__` and `constructor.prototype`
+ * refused) and parses a body of {@link THREAD_BODY_BYTES} or more on a worker thread, its bytes
+ * gathered in blocks as they arrive ({@link readBodyBlocks}) and handed over without a copy. A
+ * route whose config names `jsonText` paths gets the large values there as {@link JsonText}
+ * (from the worker only: a smaller body holds no value worth it).
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
   // The worker starts when a large body is announced, so its start overlaps the upload.
   warmOnLargeBody(app, THREAD_BODY_BYTES, warmJsonBodyWorker)
   const inline = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const bytes = body as Buffer
+  app.addContentTypeParser('application/json', async (request: FastifyRequest, payload: Readable) => {
+    const blocks = await readBodyBlocks(request, payload)
+    const size = blocks.reduce((n, block) => n + block.byteLength, 0)
+    if (size >= THREAD_BODY_BYTES) return parseOnWorker(blocks, request.routeOptions.config?.jsonText)
+    const [one] = blocks
+    const bytes =
+      blocks.length === 1 && one
+        ? Buffer.from(one.buffer, one.byteOffset, one.byteLength)
+        : Buffer.concat(blocks)
     // fastify's own parser takes a string or a buffer (secure-json-parse decodes a buffer).
-    if (bytes.length < THREAD_BODY_BYTES) return inline(request, bytes as unknown as string, done)
-    parseOnWorker(bytes, request.routeOptions.config?.jsonText).then(
-      (value) => done(null, value),
-      (err: Error) => done(err, undefined),
+    return new Promise((resolve, reject) =>
+      inline(request, bytes as unknown as string, (err, value) => (err ? reject(err) : resolve(value))),
     )
   })
 }
 
 /**
- * Parses JSON bytes on the worker (started at the first call or when a large body is announced;
- * it does not keep the process alive, and stops after {@link JSON_BODY_WORKER_IDLE_MS} without a
- * call); the large values at `textPaths` come as {@link JsonText}.
+ * Parses JSON bytes (in blocks, one after the other, that the caller gives up: they move to the
+ * worker without a copy) on the worker (started at the first call or when a large body is
+ * announced; it does not keep the process alive, and stops after {@link JSON_BODY_WORKER_IDLE_MS}
+ * without a call); the large values at `textPaths` come as {@link JsonText}.
  */
-export async function parseOnWorker(bytes: Uint8Array, textPaths?: JsonTextPaths): Promise<unknown> {
-  // fastify copies the body into a buffer of its own, which moves to the worker without a copy.
-  const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-  const sent = owned ? bytes : new Uint8Array(bytes)
-  const reply = await calls.call({ bytes: sent, ...(textPaths ? { textPaths } : {}) }, [
-    sent.buffer as ArrayBuffer,
-  ])
+export async function parseOnWorker(
+  blocks: readonly Uint8Array[],
+  textPaths?: JsonTextPaths,
+): Promise<unknown> {
+  const buffers = new Set(blocks.map((block) => block.buffer as ArrayBuffer))
+  const reply = await calls.call({ blocks, ...(textPaths ? { textPaths } : {}) }, [...buffers])
   if (!reply.ok) throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()
   for (const array of reply.arrays) await join(reply.value as Record<string, unknown>, array)
   for (const text of reply.texts) put(reply.value, text)

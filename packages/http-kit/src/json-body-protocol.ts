@@ -9,10 +9,10 @@ export interface JsonTextPaths {
   readonly minChars: number
 }
 
-/** A request body for the JSON body worker: its bytes (transferred, not copied). */
+/** A request body for the JSON body worker: its bytes in blocks, one after the other (transferred, not copied). */
 export interface ParseCall {
   readonly id: number
-  readonly bytes: Uint8Array
+  readonly blocks: readonly Uint8Array[]
   readonly textPaths?: JsonTextPaths
 }
 

@@ -23,7 +23,7 @@ port.on('message', (call: ParseCall) => {
   let texts: TextAt[] = []
   let transfer: ArrayBuffer[] = []
   try {
-    let text = decoder.decode(call.bytes)
+    let text = decoder.decode(call.blocks.length === 1 ? call.blocks[0] : Buffer.concat(call.blocks))
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
     const value: unknown = JSON.parse(text)
     if (poisoned(value)) reply = { id: call.id, ok: false }

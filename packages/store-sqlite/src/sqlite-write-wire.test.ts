@@ -26,7 +26,7 @@ t.test('a latest-unchanged precondition crosses apart from the batch text, its b
     'the base read and compared counts towards the weight',
   )
   const wire = await batchToWire(batch)
-  t.ok(wire.batch.length < 2_000, 'the base is not written into the batch text')
+  t.ok((wire.ends[0] ?? Infinity) < 2_000, 'the base is not written into the batch text')
   t.equal(wire.latest?.[0], bytes, 'the same bytes: shared, not copied')
   const back = batchFromWire(structuredClone(wire))
   const [first, second] = back.mutations as Array<Extract<Mutation, { kind: 'upsert' }>>
@@ -94,3 +94,70 @@ t.test('a large batch crosses whole: every mutation kind, in order, with its def
   )
   t.same(back.mutations, expected, 'each mutation as it was; upserts with their value as text')
 })
+
+t.test(
+  'texts cross as UTF-8 in shared memory, long ones encoded in pieces with surrogate pairs kept whole',
+  async (t) => {
+    // Pairs (U+1F600) and two-byte characters at every offset around the 256 Ki-unit piece size.
+    const text = (shift: number) =>
+      `{"description":"${'a'.repeat(shift)}${'\u00e9\ud83d\ude00x'.repeat(200_000)}"}`
+    const mutations: Mutation[] = [0, 1, 2, 3].map((shift) => ({
+      kind: 'upsert',
+      urn: `urn:li:dataset:(urn:li:dataPlatform:hive,wide_${shift},PROD)`,
+      entityType: 'dataset',
+      aspect: 'datasetProperties',
+      value: {},
+      valueJson: text(shift),
+      created,
+      edges: [{ type: 'DownstreamOf', destination: urn }],
+    }))
+    const wire = await batchToWire({ mutations, created })
+    t.ok(wire.text.buffer instanceof SharedArrayBuffer, 'one shared buffer, not copied on the way')
+    t.equal(wire.ends[wire.ends.length - 1], wire.text.byteLength, 'the texts fill it exactly')
+    const back = batchFromWire(structuredClone(wire)).mutations as Array<
+      Extract<Mutation, { kind: 'upsert' }>
+    >
+    t.same(
+      back.map((m) => m.valueJson === text(Number(m.urn.split('_')[1]?.[0]))),
+      [true, true, true, true],
+      'each value exactly as sent',
+    )
+    t.same(back[3]?.edges, [{ type: 'DownstreamOf', destination: urn }])
+  },
+)
+
+t.test('a batch without members of its own other than mutations is still one JSON text', async (t) => {
+  const batch = { mutations: [guarded(null)] } as unknown as WriteBatch
+  const back = batchFromWire(await batchToWire(batch))
+  t.equal(back.mutations.length, 1)
+  t.same(Object.keys(back), ['mutations'])
+})
+
+t.test(
+  "a value's UTF-8 bytes (prepared off the loop) cross as they are, its text never decoded here",
+  async (t) => {
+    const text = `{"fields":"${'\u00e9'.repeat(400_000)}"}`
+    const valueUtf8 = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text)))
+    valueUtf8.set(Buffer.from(text))
+    const upsert = {
+      kind: 'upsert',
+      urn,
+      entityType: 'dataset',
+      aspect: 'schemaMetadata',
+      value: {},
+      get valueJson(): string {
+        throw new Error('decoded on the event loop')
+      },
+      valueUtf8,
+      created,
+      edges: [],
+    } as Mutation
+    const batch: WriteBatch = { mutations: [upsert], created }
+    t.equal(writeWeight(batch), 200 + valueUtf8.byteLength + 100 * 0, 'weighed by its bytes')
+    const [back] = batchFromWire(await batchToWire(batch)).mutations as Array<
+      Extract<Mutation, { kind: 'upsert' }>
+    >
+    t.equal(back?.valueJson, text, 'the same text on the writer side')
+    t.notOk(back && 'valueUtf8' in back, 'the bytes are not sent twice')
+  },
+)

@@ -21,7 +21,10 @@ export function writeWeight(batch: WriteBatch): number | undefined {
     if (m.kind === 'patch' || m.kind === 'rollback') return undefined
     weight += 200
     if (m.kind !== 'upsert') continue
-    weight += (m.valueJson?.length ?? 0) + (m.edgesJson ? m.edgesJson.length : 100 * m.edges.length)
+    // The bytes when there are (a value prepared off the loop): `valueJson` would decode them.
+    weight +=
+      (m.valueUtf8?.byteLength ?? m.valueJson?.length ?? 0) +
+      (m.edgesJson ? m.edgesJson.length : 100 * m.edges.length)
     // The latest value a patch was applied to is read and compared in the write.
     if (m.precondition?.require === 'latest-unchanged') weight += m.precondition.latestUtf8?.byteLength ?? 0
   }
@@ -31,15 +34,19 @@ export function writeWeight(batch: WriteBatch): number | undefined {
 }
 
 /** Upsert members that cross as text of their own. */
-const TEXT_FORMS: ReadonlySet<string> = new Set(['value', 'valueJson', 'edges', 'edgesJson'])
+const TEXT_FORMS: ReadonlySet<string> = new Set(['value', 'valueJson', 'valueUtf8', 'edges', 'edgesJson'])
 
-/** A batch as it crosses to the writer thread: its structure as JSON text, upsert values apart. */
+/**
+ * A batch as it crosses to the writer thread: its texts as UTF-8 in shared memory, so that no
+ * copy of megabytes crosses in one step. `text` holds the batch's structure as JSON text, then
+ * each upsert's value (canonical JSON text) and edges (JSON text), in mutation order, apart so
+ * that values are not escaped again.
+ */
 export interface WireBatch {
-  readonly batch: string
-  /** Each upsert's value as canonical JSON text, in mutation order. */
-  readonly values: readonly string[]
-  /** Each upsert's edges as JSON text, in mutation order. */
-  readonly edges: readonly string[]
+  /** The texts, one after the other, as UTF-8 bytes in a `SharedArrayBuffer`. */
+  readonly text: Uint8Array
+  /** Where each text ends in `text` (bytes): the batch's, then each upsert's value and edges. */
+  readonly ends: Float64Array
   /**
    * The `latestUtf8` bytes of `latest-unchanged` preconditions, in mutation order (shared, not
    * copied, when their buffer is a `SharedArrayBuffer`); each such precondition crosses as
@@ -48,46 +55,59 @@ export interface WireBatch {
   readonly latest?: readonly Uint8Array[]
 }
 
-/** Longest stretch of serializing between two event-loop turns. */
+/** Longest stretch of serializing or encoding between two event-loop turns. */
 const SLICE_MS = 8
 
+/** A text longer than this (UTF-16 units, or bytes) is encoded or copied a piece at a time. */
+const PIECE_LENGTH = 256 * 1024
+
+/** Work on the event loop in slices of at most {@link SLICE_MS}. */
+class Slices {
+  private until = performance.now() + SLICE_MS
+
+  /** Whether the current slice has run its time (then {@link next} gives the event loop a turn). */
+  get due(): boolean {
+    return performance.now() >= this.until
+  }
+
+  async next(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve))
+    this.until = performance.now() + SLICE_MS
+  }
+}
+
 /**
- * A batch for the writer thread: strings cross the boundary as a copy, where a structured
- * clone of a large value graph would hold the event loop. Upsert values travel as canonical
- * JSON text (the writer stores text), apart from the rest so that they are not escaped again;
- * a value the caller sent as `valueJson` is never serialized here. The batch is serialized a
- * member at a time, yielding to the event loop every few milliseconds: a batch of 10,000
- * proposals and the default aspects of 10,000 new entities took ~100 ms. Only batches
- * {@link writeWeight} accepts.
+ * A batch for the writer thread. Nothing large is done in one step on the event loop: the batch
+ * is serialized a member at a time and its texts are encoded into shared memory a piece at a
+ * time, yielding every few milliseconds. A structured clone of the batch held the event loop in
+ * one step: a value graph for seconds, and even as strings a batch of 10,000 proposals held it
+ * 130-235 ms (`postMessage` copying ~7 MB of text into fresh memory) on a host slow to map pages.
+ * Upsert values travel as canonical JSON text; a value the caller sent as `valueJson` is never
+ * serialized here. Only batches {@link writeWeight} accepts.
  */
 export async function batchToWire(batch: WriteBatch): Promise<WireBatch> {
-  const values: string[] = []
-  const edges: string[] = []
+  const slices = new Slices()
+  // The batch text in pieces (never joined here), then the values' and edges' texts.
+  const pieces: string[] = []
+  const texts: Array<string | Uint8Array> = []
   const latest: Uint8Array[] = []
-  let until = performance.now() + SLICE_MS
-  const serialize = async (members: readonly unknown[], one: (member: unknown) => string) => {
-    // Joined a thousand at a time, so that no step copies the whole batch's text at once.
-    const chunks: string[] = []
-    let parts: string[] = []
+  const serialize = async (key: string, members: readonly unknown[], one: (member: unknown) => string) => {
+    pieces.push(`${pieces[pieces.length - 1] === '{' ? '' : ','}"${key}":[`)
+    let first = true
     for (const member of members) {
-      parts.push(one(member))
-      if (parts.length === 1000) {
-        chunks.push(parts.join(','))
-        parts = []
-      }
-      if (performance.now() >= until) {
-        await new Promise((resolve) => setImmediate(resolve))
-        until = performance.now() + SLICE_MS
-      }
+      pieces.push(first ? one(member) : `,${one(member)}`)
+      first = false
+      if (slices.due) await slices.next()
     }
-    if (parts.length > 0) chunks.push(parts.join(','))
-    return `[${chunks.join(',')}]`
+    pieces.push(']')
   }
-  const mutations = await serialize(batch.mutations, (member) => {
+  const { mutations: _mutations, defaults: _defaults, ...others } = batch
+  pieces.push(`{${JSON.stringify(others).slice(1, -1)}`)
+  await serialize('mutations', batch.mutations, (member) => {
     const m = member as WriteBatch['mutations'][number]
     if (m.kind !== 'upsert') return JSON.stringify(m)
-    values.push(m.valueJson ?? canonicalJson(m.value))
-    edges.push(m.edgesJson ?? JSON.stringify(m.edges))
+    // A value's bytes are copied as they are: `valueJson` would decode them here.
+    texts.push(m.valueUtf8 ?? m.valueJson ?? canonicalJson(m.value), m.edgesJson ?? JSON.stringify(m.edges))
     // Copied member by member: `value` and `edges` may be getters that parse their text, never read here.
     const rest: Record<string, unknown> = {}
     for (const key of Object.keys(m) as Array<keyof typeof m>) if (!TEXT_FORMS.has(key)) rest[key] = m[key]
@@ -99,32 +119,76 @@ export async function batchToWire(batch: WriteBatch): Promise<WireBatch> {
     }
     return JSON.stringify(rest)
   })
-  const defaults = batch.defaults && (await serialize(batch.defaults, (d) => JSON.stringify(d)))
-  const { mutations: _mutations, defaults: _defaults, ...others } = batch
-  const head = JSON.stringify(others).slice(1, -1)
-  const members = [head, `"mutations":${mutations}`, ...(defaults ? [`"defaults":${defaults}`] : [])]
-  return {
-    batch: `{${members.filter((m) => m !== '').join(',')}}`,
-    values,
-    edges,
-    ...(latest.length > 0 ? { latest } : {}),
-  }
+  if (batch.defaults) await serialize('defaults', batch.defaults, (d) => JSON.stringify(d))
+  pieces.push('}')
+  const { text, ends } = await encodeShared(pieces, texts, slices)
+  return { text, ends, ...(latest.length > 0 ? { latest } : {}) }
 }
+
+/**
+ * `pieces` (one text) and `texts` (one each, a string or its UTF-8 bytes) as UTF-8 in one
+ * `SharedArrayBuffer`, with where each text ends; encoded (or copied) a piece of at most
+ * {@link PIECE_LENGTH} at a time, in slices.
+ */
+async function encodeShared(
+  pieces: readonly string[],
+  texts: ReadonlyArray<string | Uint8Array>,
+  slices: Slices,
+): Promise<{ text: Uint8Array; ends: Float64Array }> {
+  let size = 0
+  for (const list of [pieces, texts]) {
+    for (const text of list) {
+      size += typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength
+      if (slices.due) await slices.next()
+    }
+  }
+  const bytes = new Uint8Array(new SharedArrayBuffer(size))
+  const encoder = new TextEncoder()
+  const ends = new Float64Array(1 + texts.length)
+  let at = 0
+  for (let i = -pieces.length; i < texts.length; i++) {
+    const text = (i < 0 ? pieces[pieces.length + i] : texts[i]) as string | Uint8Array
+    if (typeof text !== 'string') {
+      for (let from = 0; from < text.byteLength; from += PIECE_LENGTH) {
+        bytes.set(text.subarray(from, from + PIECE_LENGTH), at + from)
+        if (slices.due) await slices.next()
+      }
+      at += text.byteLength
+      ends[i + 1] = at
+      continue
+    }
+    for (let from = 0; from < text.length; ) {
+      let to = Math.min(text.length, from + PIECE_LENGTH)
+      // A surrogate pair stays whole: either half alone would encode as U+FFFD.
+      if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1))) to--
+      const piece = from === 0 && to === text.length ? text : text.slice(from, to)
+      at += encoder.encodeInto(piece, bytes.subarray(at)).written
+      from = to
+      if (slices.due) await slices.next()
+    }
+    if (i >= -1) ends[i + 1] = at
+  }
+  return { text: bytes, ends }
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
 
 /** The batch again on the writer's side; upserts have `valueJson`, their edges, and an empty `value` the writer never reads. */
 export function batchFromWire(wire: WireBatch): WriteBatch {
-  const batch = JSON.parse(wire.batch) as { mutations: Array<Record<string, unknown>> }
-  let i = 0
+  const bytes = Buffer.from(wire.text.buffer, wire.text.byteOffset, wire.text.byteLength)
+  const text = (i: number) => bytes.toString('utf8', i === 0 ? 0 : (wire.ends[i - 1] as number), wire.ends[i])
+  const batch = JSON.parse(text(0)) as { mutations: Array<Record<string, unknown>> }
+  let i = 1
   for (const m of batch.mutations) {
     if (m.kind !== 'upsert') continue
     m.value = {}
-    m.valueJson = wire.values[i]
-    m.edges = JSON.parse(wire.edges[i] as string)
+    m.valueJson = text(i)
+    m.edges = JSON.parse(text(i + 1))
     const pre = m.precondition as { require?: string; at?: number } | undefined
     if (pre?.require === 'latest-unchanged' && pre.at !== undefined) {
       m.precondition = { require: pre.require, latestUtf8: wire.latest?.[pre.at] ?? new Uint8Array() }
     }
-    i++
+    i += 2
   }
   return batch as unknown as WriteBatch
 }

@@ -21,6 +21,11 @@ export interface UpsertAspect {
    * aspect validated off the event loop): a store that keeps text stores it as is.
    */
   readonly valueJson?: string
+  /**
+   * {@link valueJson} as UTF-8 bytes (in shared memory), when the caller has them: a store that
+   * keeps text reads these rather than `valueJson`, which may be decoded from them when read.
+   */
+  readonly valueUtf8?: Uint8Array
   readonly created: AuditStamp
   readonly systemMetadata?: SystemMetadata
   /** The edges this value produces; they replace the edges the aspect produced before. */

@@ -305,7 +305,10 @@ export class BatchBuilder {
       get value() {
         return prepared.value
       },
-      valueJson: prepared.valueJson,
+      get valueJson() {
+        return prepared.valueJson
+      },
+      valueUtf8: prepared.valueUtf8,
       created: this.created,
       ...(systemMetadata ? { systemMetadata } : {}),
       get edges() {

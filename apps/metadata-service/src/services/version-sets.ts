@@ -185,6 +185,6 @@ const changed = (set: string) => new HookRaceError(`The version set ${set} chang
 /** An upsert of `versionProperties` with `isLatest` set. */
 function withLatest(m: UpsertAspect, isLatest: boolean): UpsertAspect {
   if (m.value.isLatest === isLatest) return m
-  const { valueJson: _text, ...rest } = m
+  const { valueJson: _text, valueUtf8: _bytes, ...rest } = m
   return { ...rest, value: { ...(m.value as Json), isLatest } }
 }

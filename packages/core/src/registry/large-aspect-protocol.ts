@@ -32,10 +32,11 @@ export interface PatchCall {
 }
 
 /**
- * The worker's answer: the prepared aspect as text, or why it is refused. A refused patch says
+ * The worker's answer: the prepared aspect (its stored text as UTF-8 bytes in shared memory, so
+ * that megabytes reach the event loop without a copy; its edges as text), or why it is refused. A refused patch says
  * whether the patch itself was malformed (`input`: bad JSON, not a patch) or its result was
  * refused (`apply`: an operation failed, the result breaks the schema).
  */
 export type PrepareReply =
-  | { readonly id: number; readonly ok: true; readonly valueJson: string; readonly edgesJson: string }
+  | { readonly id: number; readonly ok: true; readonly valueUtf8: Uint8Array; readonly edgesJson: string }
   | { readonly id: number; readonly ok: false; readonly error: WireError; readonly stage?: 'input' | 'apply' }

@@ -41,6 +41,10 @@ t.test('the worker prepares what the event-loop path would', async (t) => {
   const text = schemaText(2_000)
   const prepared = await prepare(text)
   const value = registry.validateAspect(spec, JSON.parse(text))
+  t.ok(
+    prepared.valueUtf8.buffer instanceof SharedArrayBuffer,
+    'its bytes in shared memory: not copied on the way',
+  )
   t.equal(prepared.valueJson, canonicalJson(value), 'the same stored text')
   t.same(
     prepared.edges,

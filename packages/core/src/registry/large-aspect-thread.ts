@@ -8,12 +8,14 @@ import type { PatchCall, PrepareCall, PrepareReply } from './large-aspect-protoc
  */
 export const LARGE_ASPECT_CHARS = 256_000
 
-/** An aspect the worker prepared: its stored form and edges as text, parsed only when read. */
+/** An aspect the worker prepared: its stored form and edges as text, decoded and parsed only when read. */
 export interface PreparedAspect {
   /** The validated, normalized value; parsed from {@link valueJson} when first read. */
   readonly value: Record<string, unknown>
-  /** The value as canonical JSON text (`canonicalJson`). */
+  /** The value as canonical JSON text (`canonicalJson`); decoded from {@link valueUtf8} when first read. */
   readonly valueJson: string
+  /** {@link valueJson} as UTF-8 bytes in shared memory: a store that keeps text stores them without decoding. */
+  readonly valueUtf8: Uint8Array
   /** The edges the value produces; parsed from {@link edgesJson} when first read. */
   readonly edges: ReadonlyArray<{ readonly type: string; readonly destination: string }>
   /** The edges as JSON text. */
@@ -40,7 +42,7 @@ export async function prepareLargeAspect(input: Omit<PrepareCall, 'id'>): Promis
   const transfer = typeof input.text === 'string' ? [] : [input.text.buffer as ArrayBuffer]
   const reply = await calls.call(input, transfer)
   if (!reply.ok) throw fromWireError(reply.error)
-  return prepared(reply.valueJson, reply.edgesJson)
+  return prepared(reply.valueUtf8, reply.edgesJson)
 }
 
 /**
@@ -62,7 +64,7 @@ export type PreparedPatch =
 export async function prepareLargePatch(input: Omit<PatchCall, 'id'>): Promise<PreparedPatch> {
   const reply = await calls.call(input)
   if (!reply.ok) return { ok: false, error: fromWireError(reply.error), applying: reply.stage !== 'input' }
-  return { ok: true, prepared: prepared(reply.valueJson, reply.edgesJson) }
+  return { ok: true, prepared: prepared(reply.valueUtf8, reply.edgesJson) }
 }
 
 /**
@@ -80,15 +82,20 @@ export function largeAspectWorkerRunning(): boolean {
   return calls.running
 }
 
-function prepared(valueJson: string, edgesJson: string): PreparedAspect {
+function prepared(valueUtf8: Uint8Array, edgesJson: string): PreparedAspect {
+  let valueJson: string | undefined
   let value: Record<string, unknown> | undefined
   let edges: PreparedAspect['edges'] | undefined
   return {
     get value() {
-      value ??= JSON.parse(valueJson) as Record<string, unknown>
+      value ??= JSON.parse(this.valueJson) as Record<string, unknown>
       return value
     },
-    valueJson,
+    get valueJson() {
+      valueJson ??= Buffer.from(valueUtf8.buffer, valueUtf8.byteOffset, valueUtf8.byteLength).toString()
+      return valueJson
+    },
+    valueUtf8,
     get edges() {
       edges ??= JSON.parse(edgesJson) as PreparedAspect['edges']
       return edges
