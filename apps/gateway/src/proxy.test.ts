@@ -20,6 +20,7 @@ async function gatewayOver(t: Test, bodyLimit = 64 * 1024 * 1024) {
       bytes: body.length,
       sha: createHash('sha256').update(body).digest('hex'),
       type: req.headers['content-type'],
+      length: req.headers['content-length'],
     }
   })
   backend.get('/large', async (_req, reply) => reply.type('application/json').send(LARGE))
@@ -47,12 +48,18 @@ t.test('the split-mode proxy passes large bodies on byte for byte, both ways', a
     t.equal(res.status, 200)
     t.same(
       JSON.parse(res.body),
-      { bytes: body.length, sha: createHash('sha256').update(body).digest('hex'), type: 'application/json' },
-      `the request body arrives whole${'content-length' in headers ? ' (with a content-length)' : ' (chunked)'}`,
+      {
+        bytes: body.length,
+        sha: createHash('sha256').update(body).digest('hex'),
+        type: 'application/json',
+        length: String(body.length),
+      },
+      `the request body arrives whole, its length told${'content-length' in headers ? ' (with a content-length)' : ' (chunked)'}`,
     )
   }
   const got = await fetch(`http://127.0.0.1:${port}/large`)
   t.equal(got.headers.get('content-type'), 'application/json; charset=utf-8')
+  t.equal(got.headers.get('content-length'), String(Buffer.byteLength(LARGE)), 'with its length')
   t.equal(await got.text(), LARGE, 'a large answer comes back whole')
 })
 

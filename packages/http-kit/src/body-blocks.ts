@@ -8,6 +8,9 @@ import { errorCodes, type FastifyRequest } from 'fastify'
  */
 export const BODY_BLOCK_BYTES = 256 * 1024
 
+/** The first block of a body that has no content-length. */
+const FIRST_BLOCK_BYTES = 16 * 1024
+
 /** The payload fastify hands a parser: the request, or what a `preParsing` hook made of it. */
 type Payload = Readable & { readonly receivedEncodedLength?: number }
 
@@ -48,7 +51,9 @@ export function readBodyBlocks(request: FastifyRequest, payload: Payload): Promi
         if (!block || used === block.byteLength) {
           if (block) blocks.push(block)
           const rest = known ? contentLength - (received - chunk.byteLength + from) : 0
-          block = new Uint8Array(rest > 0 ? Math.min(rest, BODY_BLOCK_BYTES) : BODY_BLOCK_BYTES)
+          // Without a length, a small first block: most bodies sent in chunks are small.
+          const size = rest > 0 ? rest : blocks.length === 0 ? FIRST_BLOCK_BYTES : BODY_BLOCK_BYTES
+          block = new Uint8Array(Math.min(size, BODY_BLOCK_BYTES))
           used = 0
         }
         const n = Math.min(block.byteLength - used, chunk.byteLength - from)

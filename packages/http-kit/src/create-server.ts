@@ -144,7 +144,9 @@ function nonFiniteParameter(request: FastifyRequest): InvalidInputError | undefi
 }
 
 function nonFiniteIn(where: string, values: unknown): InvalidInputError | undefined {
-  if (values === null || typeof values !== 'object' || Array.isArray(values)) return undefined
+  // A body read as bytes holds no parameters: walking a 9 MB buffer's indexes took seconds.
+  if (values === null || typeof values !== 'object' || Array.isArray(values) || ArrayBuffer.isView(values))
+    return undefined
   for (const name in values) {
     if (!Object.hasOwn(values, name)) continue
     const value = (values as Record<string, unknown>)[name]

@@ -69,8 +69,9 @@ export function installJsonBodyParser(app: FastifyInstance): void {
 }
 
 /**
- * Parses JSON bytes (in blocks, one after the other, that the caller gives up: they move to the
- * worker without a copy) on the worker (started at the first call or when a large body is
+ * Parses JSON bytes (in blocks, one after the other, that the caller gives up: each block's whole
+ * buffer moves to the worker without a copy, so a block must not share its buffer with anything
+ * else, as a pooled `Buffer` does) on the worker (started at the first call or when a large body is
  * announced; it does not keep the process alive, and stops after {@link JSON_BODY_WORKER_IDLE_MS}
  * without a call); the large values at `textPaths` come as {@link JsonText}.
  */

@@ -219,7 +219,7 @@ export class SqliteGroupCommit {
   private writeInThread(item: Pending, thread: SqliteWriteThread): void {
     this.threadWrite = (item.wire ?? batchToWire(item.batch))
       .then(
-        (wire) => thread.write(wire),
+        (wire) => thread.write(wire, item.batch),
         (err: unknown) => {
           // A value that has no JSON form fails its own call, as it would in a group commit.
           item.error = err

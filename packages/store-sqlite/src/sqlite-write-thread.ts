@@ -1,7 +1,14 @@
 import type { Worker } from 'node:worker_threads'
 import { fromWireError, startWorker, UnavailableError, type WireError } from '@catalog/core'
-import { LatestChangedError, type WriteOutcome } from '@catalog/store'
-import type { CheckpointResult, WireBatch, WriterCall, WriterReply } from './sqlite-write-wire.js'
+import { LatestChangedError, type WriteBatch, type WriteOutcome } from '@catalog/store'
+import {
+  type CheckpointResult,
+  outcomeFromWire,
+  type WireBatch,
+  type WireOutcome,
+  type WriterCall,
+  type WriterReply,
+} from './sqlite-write-wire.js'
 
 const WORKER_URL = new URL('./sqlite-write-worker.mjs', import.meta.url)
 /**
@@ -11,7 +18,7 @@ const WORKER_URL = new URL('./sqlite-write-worker.mjs', import.meta.url)
  */
 export const WRITER_YOUNG_GENERATION_MB = 8
 
-type Answer = WriteOutcome | CheckpointResult | ReadonlyArray<Uint8Array | null>
+type Answer = WireOutcome | CheckpointResult | ReadonlyArray<Uint8Array | null>
 
 interface InFlight {
   readonly resolve: (answer: Answer) => void
@@ -33,14 +40,15 @@ export class SqliteWriteThread {
 
   constructor(private readonly file: string) {}
 
-  /** Applies one batch (from `batchToWire`) in its own transaction; resolves once committed. */
-  async write(batch: WireBatch): Promise<WriteOutcome> {
+  /** Applies `batch` (as `batchToWire` made it, `wire`) in its own transaction; resolves once committed. */
+  async write(wire: WireBatch, batch: WriteBatch): Promise<WriteOutcome> {
     const worker = await this.start()
     const id = this.nextId++
-    return new Promise<WriteOutcome>((resolve, reject) => {
+    const outcome = await new Promise<WireOutcome>((resolve, reject) => {
       this.inFlight.set(id, { resolve: resolve as InFlight['resolve'], reject })
-      worker.postMessage({ id, batch } satisfies WriterCall)
+      worker.postMessage({ id, batch: wire } satisfies WriterCall)
     })
+    return outcomeFromWire(outcome, batch)
   }
 
   /**

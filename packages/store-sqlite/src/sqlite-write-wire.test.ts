@@ -1,6 +1,13 @@
 import type { Mutation, WriteBatch } from '@catalog/store'
 import t from 'tap'
-import { batchFromWire, batchToWire, THREAD_WRITE_WEIGHT, writeWeight } from './sqlite-write-wire.js'
+import {
+  batchFromWire,
+  batchToWire,
+  outcomeFromWire,
+  outcomeToWire,
+  THREAD_WRITE_WEIGHT,
+  writeWeight,
+} from './sqlite-write-wire.js'
 
 const created = { time: 1, actor: 'urn:li:corpuser:datahub' }
 const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,wire,PROD)'
@@ -134,12 +141,12 @@ t.test('a batch without members of its own other than mutations is still one JSO
 })
 
 t.test(
-  "a value's UTF-8 bytes (prepared off the loop) cross as they are, its text never decoded here",
+  "a value's UTF-8 bytes (prepared off the loop) cross shared, neither copied nor decoded here",
   async (t) => {
     const text = `{"fields":"${'\u00e9'.repeat(400_000)}"}`
     const valueUtf8 = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text)))
     valueUtf8.set(Buffer.from(text))
-    const upsert = {
+    const prepared = {
       kind: 'upsert',
       urn,
       entityType: 'dataset',
@@ -150,14 +157,53 @@ t.test(
       },
       valueUtf8,
       created,
-      edges: [],
+      edges: [{ type: 'DownstreamOf', destination: urn }],
     } as Mutation
-    const batch: WriteBatch = { mutations: [upsert], created }
-    t.equal(writeWeight(batch), 200 + valueUtf8.byteLength + 100 * 0, 'weighed by its bytes')
-    const [back] = batchFromWire(await batchToWire(batch)).mutations as Array<
+    const batch: WriteBatch = { mutations: [guarded(null), prepared, guarded(null)], created }
+    t.equal(writeWeight(batch), 3 * 200 + valueUtf8.byteLength + 100 + 2 * 21, 'weighed by its bytes')
+    const wire = await batchToWire(batch)
+    t.equal(wire.values?.[0], valueUtf8, 'the same bytes: shared, not copied')
+    t.ok(wire.text.byteLength < 2_000, 'not in the batch text')
+    const back = batchFromWire(structuredClone(wire)).mutations as Array<
       Extract<Mutation, { kind: 'upsert' }>
     >
-    t.equal(back?.valueJson, text, 'the same text on the writer side')
-    t.notOk(back && 'valueUtf8' in back, 'the bytes are not sent twice')
+    t.equal(back[1]?.valueJson, text, 'the same text on the writer side')
+    t.same(back[1]?.edges, [{ type: 'DownstreamOf', destination: urn }], 'with its edges')
+    t.same(
+      [back[0]?.valueJson, back[2]?.valueJson, back[2]?.edges],
+      ['{"description":"new"}', '{"description":"new"}', []],
+      'the upserts around it keep their own texts',
+    )
+    t.notOk(back[1] && ('valueUtf8' in back[1] || 'valueAt' in back[1]), 'nothing of the crossing is left')
   },
 )
+
+t.test('an outcome crosses back as a flag per mutation, named again after the batch', async (t) => {
+  const other = 'urn:li:dataset:(urn:li:dataPlatform:hive,other,PROD)'
+  const batch: WriteBatch = {
+    created,
+    mutations: [
+      guarded(null),
+      { kind: 'delete', urn: other, entityType: 'dataset', aspect: 'status', created, isKeyAspect: false },
+      {
+        kind: 'timeseries',
+        row: { urn: other, entityType: 'dataset', aspect: 'datasetProfile', timestampMillis: 1, value: {} },
+      },
+    ],
+  }
+  const outcome = {
+    results: [
+      { urn, aspect: 'datasetProperties', changed: false },
+      { urn: other, aspect: 'status', changed: true, rows: 3 },
+      { urn: other, aspect: 'datasetProfile', changed: true },
+    ],
+    seq: 42,
+  }
+  const wire = outcomeToWire(outcome)
+  t.same([...wire.changed], [0, 1, 1])
+  t.same(outcomeFromWire(structuredClone(wire), batch), outcome, 'the same results and log position')
+  t.notOk(
+    outcomeToWire({ results: [outcome.results[0] as never], seq: 1 }).rows,
+    'no rows when no mutation removed any',
+  )
+})

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3'
 import {
   batchFromWire,
   type CheckpointResult,
+  outcomeToWire,
   type WriterCall,
   type WriterReply,
 } from './sqlite-write-wire.js'
@@ -77,7 +78,7 @@ port.on('message', (call: WriterCall) => {
       post({ id: call.id, ok: true, checkpoint: result ?? { busy: 1, log: -1, checkpointed: -1 } })
       return
     }
-    post({ id: call.id, ok: true, outcome: writer.applyOne(batchFromWire(call.batch)) })
+    post({ id: call.id, ok: true, outcome: outcomeToWire(writer.applyOne(batchFromWire(call.batch))) })
   } catch (err) {
     // A refused write keeps its domain error; anything else is the commit failing.
     const failure =
