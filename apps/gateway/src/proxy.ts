@@ -111,7 +111,14 @@ export async function proxyRoutes(app: FastifyInstance, opts: ProxyOptions): Pro
   app.route({ method: methods, url: '/', schema: { hide: true }, handler })
 }
 
-/** The blocks one after the other, as a request body fetch streams (faster than a `Readable` of them). */
+/**
+ * The blocks one after the other, as a request body fetch streams (faster than a `Readable` of
+ * them), a block per event-loop turn: fetch pulls the next as soon as it has written one, all in
+ * one chain of microtasks, which held the gateway's event loop ~0.7 s for 9 MB.
+ */
 async function* each(blocks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
-  yield* blocks
+  for (const [i, block] of blocks.entries()) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve))
+    yield block
+  }
 }
