@@ -1,4 +1,4 @@
-import { canonicalJson, type WireError } from '@catalog/core'
+import { canonicalJson, ENCODE_PIECE_LENGTH, encodeInPieces, TimeSlices, type WireError } from '@catalog/core'
 import type { MutationResult, WriteBatch, WriteOutcome } from '@catalog/store'
 
 /**
@@ -61,27 +61,6 @@ export interface WireBatch {
   readonly latest?: readonly Uint8Array[]
 }
 
-/** Longest stretch of serializing or encoding between two event-loop turns. */
-const SLICE_MS = 8
-
-/** A text longer than this (UTF-16 units) is encoded a piece at a time. */
-const PIECE_LENGTH = 256 * 1024
-
-/** Work on the event loop in slices of at most {@link SLICE_MS}. */
-class Slices {
-  private until = performance.now() + SLICE_MS
-
-  /** Whether the current slice has run its time (then {@link next} gives the event loop a turn). */
-  get due(): boolean {
-    return performance.now() >= this.until
-  }
-
-  async next(): Promise<void> {
-    await new Promise((resolve) => setImmediate(resolve))
-    this.until = performance.now() + SLICE_MS
-  }
-}
-
 /**
  * A batch for the writer thread. Nothing large is done in one step on the event loop: the batch
  * is serialized a member at a time and its texts are encoded into shared memory a piece at a
@@ -92,7 +71,7 @@ class Slices {
  * serialized here. Only batches {@link writeWeight} accepts.
  */
 export async function batchToWire(batch: WriteBatch): Promise<WireBatch> {
-  const slices = new Slices()
+  const slices = new TimeSlices()
   // The batch text in pieces (never joined here), then the values' and edges' texts.
   const pieces: string[] = []
   const texts: string[] = []
@@ -138,12 +117,12 @@ export async function batchToWire(batch: WriteBatch): Promise<WireBatch> {
 
 /**
  * `pieces` (one text) and `texts` (one each) as UTF-8 in one `SharedArrayBuffer`, with where
- * each text ends; encoded a piece of at most {@link PIECE_LENGTH} at a time, in slices.
+ * each text ends; encoded a piece of at most {@link ENCODE_PIECE_LENGTH} at a time, in slices.
  */
 async function encodeShared(
   pieces: readonly string[],
   texts: readonly string[],
-  slices: Slices,
+  slices: TimeSlices,
 ): Promise<{ text: Uint8Array; ends: Float64Array }> {
   let size = 0
   for (const list of [pieces, texts]) {
@@ -158,21 +137,16 @@ async function encodeShared(
   let at = 0
   for (let i = -pieces.length; i < texts.length; i++) {
     const text = (i < 0 ? pieces[pieces.length + i] : texts[i]) as string
-    for (let from = 0; from < text.length; ) {
-      let to = Math.min(text.length, from + PIECE_LENGTH)
-      // A surrogate pair stays whole: either half alone would encode as U+FFFD.
-      if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1))) to--
-      const piece = from === 0 && to === text.length ? text : text.slice(from, to)
-      at += encoder.encodeInto(piece, bytes.subarray(at)).written
-      from = to
+    // Most texts are short: encoded here, without a promise each.
+    if (text.length > ENCODE_PIECE_LENGTH) at = await encodeInPieces(text, bytes, at, slices)
+    else {
+      at += encoder.encodeInto(text, bytes.subarray(at)).written
       if (slices.due) await slices.next()
     }
     if (i >= -1) ends[i + 1] = at
   }
   return { text: bytes, ends }
 }
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
 
 /** The batch again on the writer's side; upserts have `valueJson`, their edges, and an empty `value` the writer never reads. */
 export function batchFromWire(wire: WireBatch): WriteBatch {

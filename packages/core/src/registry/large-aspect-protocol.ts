@@ -6,7 +6,7 @@ export interface PrepareCall {
   /** The entity type's name (`dataset`). */
   readonly entityType: string
   readonly aspect: string
-  /** The aspect value as sent: JSON text, or its UTF-8 bytes (transferred, not copied). */
+  /** The aspect value as sent: JSON text, or its UTF-8 bytes (transferred or shared, not copied). */
   readonly text: string | Uint8Array
   /** Where the value sits in the request, for messages (`proposal`, `proposals[3]`). */
   readonly where: string

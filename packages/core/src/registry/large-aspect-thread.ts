@@ -1,3 +1,4 @@
+import { sharedUtf8 } from '../shared-utf8.js'
 import { fromWireError } from '../wire-error.js'
 import { WorkerCalls } from '../worker-calls.js'
 import type { PatchCall, PrepareCall, PrepareReply } from './large-aspect-protocol.js'
@@ -35,12 +36,16 @@ const calls = new WorkerCalls<PrepareCall | PatchCall, PrepareReply>(
  * Parses, validates (as `Registry.validateAspect`) and normalizes an aspect's JSON text and
  * derives its edges (as `Registry.edges`) on a worker thread, with the default model. Refuses
  * with the same domain errors and messages as the event-loop path. Text given as UTF-8 bytes
- * is transferred (the caller's bytes are gone after). The one worker of the process is started
+ * is transferred (the caller's bytes are gone after); text given as a string crosses as UTF-8 in
+ * shared memory, encoded in slices. The one worker of the process is started
  * at the first call and does not keep the process alive while idle; it stops when idle long.
  */
 export async function prepareLargeAspect(input: Omit<PrepareCall, 'id'>): Promise<PreparedAspect> {
-  const transfer = typeof input.text === 'string' ? [] : [input.text.buffer as ArrayBuffer]
-  const reply = await calls.call(input, transfer)
+  // Text given as a string is encoded in slices into shared memory rather than posted as it is.
+  const text = typeof input.text === 'string' ? await sharedUtf8(input.text) : input.text
+  const transfer = text.buffer instanceof SharedArrayBuffer ? [] : [text.buffer as ArrayBuffer]
+  const call: Omit<PrepareCall, 'id'> = { ...input, text }
+  const reply = await calls.call(call, transfer)
   if (!reply.ok) throw fromWireError(reply.error)
   return prepared(reply.valueUtf8, reply.edgesJson)
 }

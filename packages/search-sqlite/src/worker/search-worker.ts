@@ -1,10 +1,10 @@
-import { getHeapStatistics } from 'node:v8'
+import { getHeapStatistics, serialize } from 'node:v8'
 import { parentPort, workerData } from 'node:worker_threads'
 import { lowerThreadPriority, Registry, toWireError } from '@catalog/core'
 import { DocumentDeriver, SearchSchema } from '@catalog/search'
 import { SqliteSearchIndex } from '../sqlite-search-index.js'
 import { applyLogText, applyStoreLog } from './log-applier.js'
-import type { WorkerCall, WorkerInit, WorkerReply } from './protocol.js'
+import { HITS_PER_CHUNK, type WorkerCall, type WorkerInit, type WorkerReply } from './protocol.js'
 import { StoreChangeLog } from './store-change-log.js'
 
 /**
@@ -57,7 +57,22 @@ function warmStep(): void {
 port.on('message', async (call: WorkerCall) => {
   try {
     const value = await run(call)
-    post({ id: call.id, ok: true, value })
+    const hits = call.op === 'search' ? (value as { hits?: unknown[] }).hits : undefined
+    if (hits && hits.length > HITS_PER_CHUNK) {
+      const hitChunks: Uint8Array[] = []
+      for (let at = 0; at < hits.length; at += HITS_PER_CHUNK)
+        hitChunks.push(serialize(hits.slice(at, at + HITS_PER_CHUNK)))
+      const reply: WorkerReply = {
+        id: call.id,
+        ok: true,
+        value: { ...(value as object), hits: [] },
+        hitChunks,
+      }
+      port.postMessage(
+        reply,
+        hitChunks.map((chunk) => chunk.buffer as ArrayBuffer),
+      )
+    } else post({ id: call.id, ok: true, value })
     if (call.op === 'close') {
       storeLog?.close()
       port.close()

@@ -1,10 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fromWireError, InvalidInputError, toWireError, UnavailableError } from '@catalog/core'
+import { fromWireError, InvalidInputError, Registry, toWireError, UnavailableError } from '@catalog/core'
+import { SearchSchema } from '@catalog/search'
 import { runSearchContract } from '@catalog/search/contract'
 import { ContractFixture } from '@catalog/search/contract-fixtures'
 import t from 'tap'
+import { SqliteSearchIndex } from '../sqlite-search-index.js'
+import { HITS_PER_CHUNK } from './protocol.js'
 import { WorkerSearchIndex } from './worker-search-index.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'search-worker-'))
@@ -178,4 +181,17 @@ t.test('applyLog: entries sent as JSON text are derived in the worker like apply
   await t.rejects(viaText.applyLog('{"entries": 5}'), /JSON array of change-log entries/)
   await t.rejects(viaText.applyLog('not json'), { name: 'SyntaxError' })
   t.equal(await viaText.cursor(), entries.length, 'a bad page moves nothing')
+})
+
+t.test('a page of more hits than a chunk holds comes back whole and in order', async (t) => {
+  const fx = new ContractFixture()
+  const { index, file } = await filled(fx, 2_500)
+  t.teardown(() => index.close())
+  const request = fx.requests.search({ input: 'orders', entityTypes: ['dataset'], start: 0, count: 2_500 })
+  const threaded = await index.search(request)
+  const direct = new SqliteSearchIndex({ file, schema: new SearchSchema(new Registry()) })
+  t.teardown(() => direct.close())
+  const expected = await direct.search(request)
+  t.ok(threaded.hits.length > HITS_PER_CHUNK, `${threaded.hits.length} hits: more than one chunk`)
+  t.same(threaded, expected, 'the same page as the index answers on its own thread')
 })

@@ -1,4 +1,4 @@
-import type { HeapInfo } from 'node:v8'
+import { deserialize, type HeapInfo } from 'node:v8'
 import type { Worker } from 'node:worker_threads'
 import { fromWireError, startWorker, UnavailableError } from '@catalog/core'
 import type {
@@ -363,8 +363,9 @@ export class WorkerSearchIndex implements SearchIndex {
         if (reply.ok && op && BUDGETED.has(op)) this.warm = true
         const pending = this.settle(reply.id)
         if (!pending) return
-        if (reply.ok) pending.resolve(reply.value)
-        else pending.reject(fromWireError(reply.error))
+        if (!reply.ok) pending.reject(fromWireError(reply.error))
+        else if (reply.hitChunks) withHits(reply.value, reply.hitChunks).then(pending.resolve, pending.reject)
+        else pending.resolve(reply.value)
       })
       worker.on('error', (err) => {
         if (!ready)
@@ -377,4 +378,14 @@ export class WorkerSearchIndex implements SearchIndex {
       })
     })
   }
+}
+
+/** A search page whose hits came apart (see `HITS_PER_CHUNK`), with its hits again: a chunk per event-loop turn. */
+async function withHits(value: unknown, chunks: readonly Uint8Array[]): Promise<unknown> {
+  const hits: unknown[] = []
+  for (const chunk of chunks) {
+    await new Promise((resolve) => setImmediate(resolve))
+    for (const hit of deserialize(chunk) as unknown[]) hits.push(hit)
+  }
+  return { ...(value as object), hits }
 }

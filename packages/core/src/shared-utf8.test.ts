@@ -1,0 +1,13 @@
+import t from 'tap'
+import { ENCODE_PIECE_LENGTH, sharedUtf8 } from './shared-utf8.js'
+
+t.test('a long text as UTF-8 in shared memory, pieces never splitting a surrogate pair', async (t) => {
+  for (const shift of [0, 1, 2, 3]) {
+    // A pair (U+1F600) straddles the piece edge at one of the shifts.
+    const text = `${'a'.repeat(shift)}${'\u00e9\ud83d\ude00x'.repeat(ENCODE_PIECE_LENGTH / 2)}`
+    const bytes = await sharedUtf8(text)
+    t.ok(bytes.buffer instanceof SharedArrayBuffer, `shift ${shift}: shared`)
+    t.ok(Buffer.from(text).equals(Buffer.from(bytes)), `shift ${shift}: the same bytes as Buffer.from`)
+  }
+  t.equal((await sharedUtf8('')).byteLength, 0, 'an empty text')
+})
