@@ -210,6 +210,11 @@ export class SqliteSearchIndex implements SearchIndex {
     )
   }
 
+  /** Whether any entity is a version that is not its set's latest (prepared at the first search that asks). */
+  private anyNotLatest?: Database.Statement
+  /** Whether any entity is in one of the lifecycle stages of a JSON array (likewise). */
+  private anyInStages?: Database.Statement
+
   /**
    * The request's `latestVersionsOnly` as a filter, when the index holds a version that is not
    * its set's latest; else nothing would be left out, and the request keeps its own fast paths
@@ -218,10 +223,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private versionScope(request: SearchRequest): SearchRequest {
     if (!request.latestVersionsOnly) return request
     const field = this.fieldIds.get(IS_LATEST)
-    const any =
-      field !== undefined &&
-      this.db.prepare("SELECT 1 FROM exact WHERE field = ? AND value = 'false' LIMIT 1").get(field) !==
-        undefined
+    this.anyNotLatest ??= this.db.prepare("SELECT 1 FROM exact WHERE field = ? AND value = 'false' LIMIT 1")
+    const any = field !== undefined && this.anyNotLatest.get(field) !== undefined
     return any ? latestVersionsOnly(request) : request
   }
 
@@ -233,12 +236,10 @@ export class SqliteSearchIndex implements SearchIndex {
     const stages = request.hiddenLifecycleStages
     if (!stages?.length) return request
     const field = this.fieldIds.get(LIFECYCLE_STAGE)
-    const marks = stages.map(() => '?').join(', ')
-    const any =
-      field !== undefined &&
-      this.db
-        .prepare(`SELECT 1 FROM exact WHERE field = ? AND value COLLATE NOCASE IN (${marks}) LIMIT 1`)
-        .get(field, ...stages) !== undefined
+    this.anyInStages ??= this.db.prepare(
+      'SELECT 1 FROM exact WHERE field = ? AND value COLLATE NOCASE IN (SELECT value FROM json_each(?)) LIMIT 1',
+    )
+    const any = field !== undefined && this.anyInStages.get(field, JSON.stringify(stages)) !== undefined
     if (any) return withoutHiddenStages(request)
     const { hiddenLifecycleStages: _none, ...rest } = request
     return rest

@@ -22,8 +22,9 @@ export interface UpsertAspect {
    */
   readonly valueJson?: string
   /**
-   * {@link valueJson} as UTF-8 bytes (in shared memory), when the caller has them: a store that
-   * keeps text reads these rather than `valueJson`, which may be decoded from them when read.
+   * {@link valueJson} as UTF-8 bytes (in shared memory), when the caller has them: a store may
+   * take these as they are (the SQLite store's writer thread does) rather than read `valueJson`,
+   * which may be decoded from them when read.
    */
   readonly valueUtf8?: Uint8Array
   readonly created: AuditStamp

@@ -1,5 +1,6 @@
 import {
   type AuditStamp,
+  inSlices,
   JsonText,
   LARGE_ASPECT_CHARS,
   PreconditionError,
@@ -12,7 +13,6 @@ import type { MetadataStore, Mutation, WriteBatch, WriteOutcome } from '@catalog
 import type { Proposal, SnapshotEntity } from '../schemas/ingest.js'
 
 import { BatchBuilder, UPSERT_LIKE } from './batch-builder.js'
-import { inSlices } from './in-slices.js'
 import { type OffLoopPatch, PatchOffLoop } from './patch-off-loop.js'
 import { HookRaceError, WRITE_ATTEMPTS, type WriteHook, type WritePlan } from './write-hooks.js'
 

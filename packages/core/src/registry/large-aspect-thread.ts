@@ -1,4 +1,4 @@
-import { sharedUtf8 } from '../shared-utf8.js'
+import { sharedUtf8 } from '../utf8-in-shared-memory.js'
 import { fromWireError } from '../wire-error.js'
 import { WorkerCalls } from '../worker-calls.js'
 import type { PatchCall, PrepareCall, PrepareReply } from './large-aspect-protocol.js'

@@ -3,6 +3,7 @@ import { InvalidInputError } from '../errors.js'
 import { applyPatch } from '../patch/apply.js'
 import { parsePatchBody } from '../patch/parse-patch-body.js'
 import { lowerThreadPriority } from '../thread-priority.js'
+import { sharedUtf8Now } from '../utf8-in-shared-memory.js'
 import { toWireError } from '../wire-error.js'
 import type { PatchCall, PrepareCall, PrepareReply } from './large-aspect-protocol.js'
 import { canonicalJson } from './normalize.js'
@@ -37,17 +38,7 @@ function prepared(id: number, entityType: string, aspect: string, raw: unknown):
   const edges = registry
     .edges(entity, aspect, value)
     .map((e) => ({ type: e.type, destination: e.destination }))
-  return { id, ok: true, valueUtf8: sharedUtf8(canonicalJson(value)), edgesJson: JSON.stringify(edges) }
-}
-
-/**
- * `text` as UTF-8 in a `SharedArrayBuffer`: a 16 MB string posted as a string is copied into fresh
- * memory on the event loop in one step (~100 ms on a host slow to map pages); shared bytes are not.
- */
-function sharedUtf8(text: string): Uint8Array {
-  const bytes = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text)))
-  new TextEncoder().encodeInto(text, bytes)
-  return bytes
+  return { id, ok: true, valueUtf8: sharedUtf8Now(canonicalJson(value)), edgesJson: JSON.stringify(edges) }
 }
 
 /** As the batch builder and the store's transaction do it on the event loop, in the same steps. */

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ENCODE_PIECE_LENGTH, sharedUtf8 } from './shared-utf8.js'
+import { ENCODE_PIECE_LENGTH, sharedUtf8 } from './utf8-in-shared-memory.js'
 
 t.test('a long text as UTF-8 in shared memory, pieces never splitting a surrogate pair', async (t) => {
   for (const shift of [0, 1, 2, 3]) {

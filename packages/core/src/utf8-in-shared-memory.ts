@@ -1,23 +1,7 @@
-/** Longest stretch of encoding between two event-loop turns, ms. */
-const SLICE_MS = 8
+import { TimeSlices } from './time-slices.js'
 
 /** A text longer than this (UTF-16 units) is encoded a piece at a time. */
 export const ENCODE_PIECE_LENGTH = 256 * 1024
-
-/** Work on the event loop in slices of at most {@link SLICE_MS}. */
-export class TimeSlices {
-  private until = performance.now() + SLICE_MS
-
-  /** Whether the current slice has run its time (then {@link next} gives the event loop a turn). */
-  get due(): boolean {
-    return performance.now() >= this.until
-  }
-
-  async next(): Promise<void> {
-    await new Promise((resolve) => setImmediate(resolve))
-    this.until = performance.now() + SLICE_MS
-  }
-}
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
 
@@ -57,5 +41,16 @@ export async function sharedUtf8(text: string): Promise<Uint8Array> {
   await slices.next()
   const bytes = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text)))
   await encodeInPieces(text, bytes, 0, slices)
+  return bytes
+}
+
+/**
+ * {@link sharedUtf8} in one step, for a worker thread (no event loop waits on it): a 16 MB string
+ * posted as a string is copied into fresh memory on the receiving event loop in one step (~100 ms
+ * on a host slow to map pages); shared bytes are not.
+ */
+export function sharedUtf8Now(text: string): Uint8Array {
+  const bytes = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text)))
+  new TextEncoder().encodeInto(text, bytes)
   return bytes
 }

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { inSlices } from './in-slices.js'
+import { inSlices } from './time-slices.js'
 
 const busy = (ms: number) => {
   const end = performance.now() + ms
