@@ -1,9 +1,9 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { type ChildProcess, execFile } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t from 'tap'
-import { ROOT, startApp } from '../helpers/spawn.js'
+import { ROOT, spawnNode, startApp } from '../helpers/spawn.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const BIN = join(ROOT, 'apps/cli/bin/catalog.mjs')
@@ -40,7 +40,7 @@ function writeInput(file: string): void {
 }
 
 function importer(dataDir: string, input: string): ChildProcess {
-  return spawn(process.execPath, [BIN, 'import', input], {
+  return spawnNode([BIN, 'import', input], {
     cwd: ROOT,
     env: { ...process.env, CATALOG_DATA_DIR: dataDir, CATALOG_AUTH: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
