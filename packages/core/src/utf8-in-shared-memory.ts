@@ -44,6 +44,27 @@ export async function sharedUtf8(text: string): Promise<Uint8Array> {
   return bytes
 }
 
+/** UTF-8 bytes decoded a piece of this many at a time by {@link decodeInPieces}. */
+export const DECODE_PIECE_BYTES = 256 * 1024
+
+/**
+ * `utf8` decoded, a piece of at most 256 KiB at a time, giving the event loop a turn whenever a
+ * slice of time is spent: decoding megabytes at once copies them into fresh memory in one step.
+ * The pieces are joined by concatenation, which V8 keeps as a rope: no copy of the whole is made
+ * until something reads the string's characters. A character split between two pieces is decoded
+ * whole (the decoder streams).
+ */
+export async function decodeInPieces(utf8: Uint8Array): Promise<string> {
+  const decoder = new TextDecoder()
+  const slices = new TimeSlices()
+  let text = ''
+  for (let at = 0; at < utf8.byteLength; at += DECODE_PIECE_BYTES) {
+    text += decoder.decode(utf8.subarray(at, at + DECODE_PIECE_BYTES), { stream: true })
+    if (slices.due) await slices.next()
+  }
+  return text + decoder.decode()
+}
+
 /**
  * {@link sharedUtf8} in one step, for a worker thread (no event loop waits on it): a 16 MB string
  * posted as a string is copied into fresh memory on the receiving event loop in one step (~100 ms

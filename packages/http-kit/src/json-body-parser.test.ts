@@ -4,7 +4,7 @@ import { JsonText } from '@catalog/core'
 import t, { type Test } from 'tap'
 import { createServer } from './create-server.js'
 import { CHUNK_ITEMS } from './json-body-chunks.js'
-import { parseOnWorker, THREAD_BODY_BYTES } from './json-body-parser.js'
+import { largeStringUtf8, parseOnWorker, THREAD_BODY_BYTES } from './json-body-parser.js'
 
 /** A server echoing the parsed body, answered through fastify's inject (the same parsers as over HTTP). */
 async function echoServer(t: Test) {
@@ -126,6 +126,54 @@ t.test('a route naming jsonText paths gets its large values there as JsonText', 
   // Below THREAD_BODY_BYTES the body is parsed on the event loop, as it was.
   await post({ items: [{ value: { list: Array.from({ length: 2_000 }, (_, i) => `item ${i}`) } }] })
   t.notOk((seen[1] as { items: Array<{ value: unknown }> }).items[0]?.value instanceof JsonText)
+})
+
+t.test('a route naming largeStrings paths gets its large strings there with their UTF-8 bytes', async (t) => {
+  const app = createServer({ admission: false, bodyLimit: 64 * 1024 * 1024 })
+  const seen: Array<{ items: Array<{ aspect: { value: string } }> }> = []
+  app.post(
+    '/propose',
+    { config: { largeStrings: { paths: [['items', '*', 'aspect', 'value']], minChars: 100_000 } } },
+    async (request) => {
+      seen.push(request.body as (typeof seen)[number])
+      return { ok: true }
+    },
+  )
+  await app.ready()
+  t.teardown(() => app.close())
+  // Multi-byte characters everywhere, so that some straddle the decoder's 256 KiB pieces.
+  const big = JSON.stringify(large(THREAD_BODY_BYTES * 3))
+  const items = [
+    { aspect: { value: '{"small":"☕"}' } },
+    { aspect: { value: big } },
+    { aspect: { value: `${big}😀` } },
+  ]
+  const res = await app.inject({
+    method: 'POST',
+    url: '/propose',
+    headers: { 'content-type': 'application/json' },
+    payload: { items, pad: 'x'.repeat(THREAD_BODY_BYTES) },
+  })
+  t.equal(res.statusCode, 200)
+  const body = seen[0] as (typeof seen)[number]
+  t.same(
+    body.items.map((item) => item.aspect.value),
+    items.map((item) => item.aspect.value),
+    'every string as sent',
+  )
+  const [small, first, second] = body.items.map((item) => item.aspect) as [
+    { value: string },
+    { value: string },
+    { value: string },
+  ]
+  t.equal(largeStringUtf8(small, 'value'), undefined, 'a short string comes without bytes')
+  const utf8 = largeStringUtf8(first, 'value')
+  t.ok(utf8?.buffer instanceof SharedArrayBuffer, 'a large one with its bytes in shared memory')
+  t.equal(new TextDecoder().decode(utf8), big, 'which are its UTF-8')
+  t.equal(new TextDecoder().decode(largeStringUtf8(second, 'value')), `${big}😀`)
+  first.value = 'replaced'
+  t.equal(largeStringUtf8(first, 'value'), undefined, 'a replaced string no longer has them')
+  t.equal(largeStringUtf8(first, 'other'), undefined)
 })
 
 t.test('long top-level arrays come back whole and in order, with large values inside them', async (t) => {

@@ -1,9 +1,16 @@
 import type { Readable } from 'node:stream'
 import { deserialize } from 'node:v8'
-import { JsonText, WorkerCalls } from '@catalog/core'
+import { decodeInPieces, JsonText, WorkerCalls } from '@catalog/core'
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify'
 import { readBodyBlocks } from './body-blocks.js'
-import type { ArrayInChunks, JsonTextPaths, ParseCall, ParseReply, TextAt } from './json-body-protocol.js'
+import type {
+  ArrayInChunks,
+  JsonTextPaths,
+  ParseCall,
+  ParseReply,
+  StringAt,
+  TextAt,
+} from './json-body-protocol.js'
 import { warmOnLargeBody } from './warm-on-large-body.js'
 
 export type { JsonTextPaths } from './json-body-protocol.js'
@@ -12,6 +19,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Large values of the body that reach the handler as `JsonText` (see {@link JsonTextPaths}). */
     jsonText?: JsonTextPaths
+    /** Where large strings of the body may be: they come with their UTF-8 bytes (see {@link largeStringUtf8}). */
+    largeStrings?: JsonTextPaths
   }
 }
 
@@ -44,8 +53,9 @@ const calls = new WorkerCalls<ParseCall, ParseReply>(
  * errors for a body too large, empty or malformed, `__proto__` and `constructor.prototype`
  * refused) and parses a body of {@link THREAD_BODY_BYTES} or more on a worker thread, its bytes
  * gathered in blocks as they arrive ({@link readBodyBlocks}) and handed over without a copy. A
- * route whose config names `jsonText` paths gets the large values there as {@link JsonText}
- * (from the worker only: a smaller body holds no value worth it).
+ * route whose config names `jsonText` paths gets the large values there as {@link JsonText}, and
+ * one that names `largeStrings` paths the large strings there with their UTF-8 bytes (from the
+ * worker only: a smaller body holds no value worth it).
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
   // The worker starts when a large body is announced, so its start overlaps the upload.
@@ -55,7 +65,10 @@ export function installJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', async (request: FastifyRequest, payload: Readable) => {
     const blocks = await readBodyBlocks(request, payload)
     const size = blocks.reduce((n, block) => n + block.byteLength, 0)
-    if (size >= THREAD_BODY_BYTES) return parseOnWorker(blocks, request.routeOptions.config?.jsonText)
+    if (size >= THREAD_BODY_BYTES) {
+      const config = request.routeOptions.config
+      return parseOnWorker(blocks, config?.jsonText, config?.largeStrings)
+    }
     const [one] = blocks
     const bytes =
       blocks.length === 1 && one
@@ -73,18 +86,38 @@ export function installJsonBodyParser(app: FastifyInstance): void {
  * buffer moves to the worker without a copy, so a block must not share its buffer with anything
  * else, as a pooled `Buffer` does) on the worker (started at the first call or when a large body is
  * announced; it does not keep the process alive, and stops after {@link JSON_BODY_WORKER_IDLE_MS}
- * without a call); the large values at `textPaths` come as {@link JsonText}.
+ * without a call); the large values at `textPaths` come as {@link JsonText}, and the large strings
+ * at `stringPaths` as strings whose bytes {@link largeStringUtf8} gives.
  */
 export async function parseOnWorker(
   blocks: readonly Uint8Array[],
   textPaths?: JsonTextPaths,
+  stringPaths?: JsonTextPaths,
 ): Promise<unknown> {
   const buffers = new Set(blocks.map((block) => block.buffer as ArrayBuffer))
-  const reply = await calls.call({ blocks, ...(textPaths ? { textPaths } : {}) }, [...buffers])
+  const call = { blocks, ...(textPaths ? { textPaths } : {}), ...(stringPaths ? { stringPaths } : {}) }
+  const reply = await calls.call(call, [...buffers])
   if (!reply.ok) throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()
   for (const array of reply.arrays) await join(reply.value as Record<string, unknown>, array)
   for (const text of reply.texts) put(reply.value, text)
+  for (const string of reply.strings) await putString(reply.value, string)
   return reply.value
+}
+
+/** The large strings the worker sent as UTF-8, by the object that holds them and their key there. */
+const stringsUtf8 = new WeakMap<
+  object,
+  Map<string | number, { readonly text: string; readonly utf8: Uint8Array }>
+>()
+
+/**
+ * The UTF-8 bytes (in shared memory) of `holder[key]` when it is a large string of a body the
+ * worker parsed, at one of the route's `largeStrings` paths, and was not replaced since: a worker
+ * thread can take the bytes without the string ever being encoded or copied again.
+ */
+export function largeStringUtf8(holder: object, key: string | number): Uint8Array | undefined {
+  const found = stringsUtf8.get(holder)?.get(key)
+  return found && (holder as Record<string | number, unknown>)[key] === found.text ? found.utf8 : undefined
 }
 
 /**
@@ -113,7 +146,26 @@ async function join(body: Record<string, unknown>, { key, chunks }: ArrayInChunk
 
 /** Puts a value taken out by the worker back where it was, as {@link JsonText}. */
 function put(root: unknown, { path, bytes, chars }: TextAt): void {
+  holderOf(root, path)[path[path.length - 1] as string | number] = new JsonText(bytes, chars)
+}
+
+/**
+ * Puts a string taken out by the worker back where it was, decoded in pieces (a turn between
+ * them), and keeps its bytes for {@link largeStringUtf8}.
+ */
+async function putString(root: unknown, { path, utf8 }: StringAt): Promise<void> {
+  const holder = holderOf(root, path)
+  const key = path[path.length - 1] as string | number
+  const text = await decodeInPieces(utf8)
+  holder[key] = text
+  const held = stringsUtf8.get(holder) ?? new Map()
+  held.set(key, { text, utf8 })
+  stringsUtf8.set(holder, held)
+}
+
+/** The object or array that holds the value at `path`. */
+function holderOf(root: unknown, path: ReadonlyArray<string | number>): Record<string | number, unknown> {
   let holder = root as Record<string | number, unknown>
   for (const key of path.slice(0, -1)) holder = holder[key] as Record<string | number, unknown>
-  holder[path[path.length - 1] as string | number] = new JsonText(bytes, chars)
+  return holder
 }

@@ -14,6 +14,8 @@ export interface ParseCall {
   readonly id: number
   readonly blocks: readonly Uint8Array[]
   readonly textPaths?: JsonTextPaths
+  /** Where large strings may be (a proposal's aspect text): those come back as UTF-8 ({@link StringAt}). */
+  readonly stringPaths?: JsonTextPaths
 }
 
 /** One value taken out of the body as text: where it was, its UTF-8 bytes (transferred) and length. */
@@ -21,6 +23,12 @@ export interface TextAt {
   readonly path: ReadonlyArray<string | number>
   readonly bytes: Uint8Array
   readonly chars: number
+}
+
+/** A string taken out of the body: where it was, and its UTF-8 bytes in shared memory. */
+export interface StringAt {
+  readonly path: ReadonlyArray<string | number>
+  readonly utf8: Uint8Array
 }
 
 /** A top-level array member of the body, sent apart as V8-serialized chunks of items (transferred). */
@@ -32,7 +40,8 @@ export interface ArrayInChunks {
 /**
  * The parsed body, or that it is not a JSON document fastify's default parser would accept.
  * Long top-level arrays come in `arrays` (the body holds `[]` in their place), large values at
- * the text paths in `texts` (the body holds `null`; their paths count items of the whole arrays).
+ * the text paths in `texts` and large strings at the string paths in `strings` (the body holds
+ * `null` in their place; their paths count items of the whole arrays).
  */
 export type ParseReply =
   | {
@@ -41,5 +50,6 @@ export type ParseReply =
       readonly value: unknown
       readonly arrays: readonly ArrayInChunks[]
       readonly texts: readonly TextAt[]
+      readonly strings: readonly StringAt[]
     }
   | { readonly id: number; readonly ok: false }

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { takeLargeTexts } from './json-body-texts.js'
+import { takeLargeStrings, takeLargeTexts } from './json-body-texts.js'
 
 const big = (n: number) => ({ fields: Array.from({ length: n }, (_, i) => ({ fieldPath: `c${i}` })) })
 const paths = [['entities', '*', 'value', '*', 'aspects', '*', '*']]
@@ -43,5 +43,27 @@ t.test('values shorter than minChars, or not at a path, stay', async (t) => {
     exact.map((x) => x.path),
     [['entities', 0, 'value', 'Snap', 'aspects', 0, 'B']],
     'an index in a path',
+  )
+})
+
+t.test('large strings at the paths are taken out as they are', async (t) => {
+  const long = `{"fields":[${'"c",'.repeat(100)}"c"]}`
+  const body = {
+    proposals: [
+      { aspect: { value: long } },
+      { aspect: { value: '{}' } },
+      { aspect: { value: { nested: long } } },
+      { aspect: { other: long } },
+    ],
+  }
+  const taken = takeLargeStrings(body, {
+    paths: [['proposals', '*', 'aspect', 'value']],
+    minChars: long.length,
+  })
+  t.same(taken, [{ path: ['proposals', 0, 'aspect', 'value'], text: long }])
+  t.same(
+    body.proposals.map((p) => p.aspect),
+    [{ value: null }, { value: '{}' }, { value: { nested: long } }, { other: long }],
+    'replaced by null; short strings, objects and other members left as they are',
   )
 })

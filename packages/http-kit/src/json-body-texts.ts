@@ -11,16 +11,35 @@ export interface TakenText {
  * whose `JSON.stringify` text is `minChars` long or longer is replaced by `null` in `root` and
  * returned as text, with where it was. Paths that do not fit the body's shape are skipped.
  */
-export function takeLargeTexts(root: unknown, { paths, minChars }: JsonTextPaths): TakenText[] {
+export function takeLargeTexts(root: unknown, paths: JsonTextPaths): TakenText[] {
+  return take(root, paths, (value) =>
+    value !== null && typeof value === 'object' ? JSON.stringify(value) : undefined,
+  )
+}
+
+/**
+ * Takes the strings at `paths` that are `minChars` long or longer out of a parsed body (a
+ * proposal's aspect, JSON text inside a string): each is replaced by `null` in `root` and
+ * returned as it is, with where it was.
+ */
+export function takeLargeStrings(root: unknown, paths: JsonTextPaths): TakenText[] {
+  return take(root, paths, (value) => (typeof value === 'string' ? value : undefined))
+}
+
+/** Takes out the values at `paths` whose text (`textOf`, undefined for none) is `minChars` long or longer. */
+function take(
+  root: unknown,
+  { paths, minChars }: JsonTextPaths,
+  textOf: (value: unknown) => string | undefined,
+): TakenText[] {
   const out: TakenText[] = []
   for (const path of paths) {
     if (path.length === 0) continue
     walk(root, path, 0, [], (holder, key, at) => {
-      const value = (holder as Record<string | number, unknown>)[key]
-      if (value === null || typeof value !== 'object') return
-      const text = JSON.stringify(value)
-      if (text.length < minChars) return
-      ;(holder as Record<string | number, unknown>)[key] = null
+      const record = holder as Record<string | number, unknown>
+      const text = textOf(record[key])
+      if (text === undefined || text.length < minChars) return
+      record[key] = null
       out.push({ path: at, text })
     })
   }

@@ -1,15 +1,16 @@
 import { parentPort } from 'node:worker_threads'
-import { lowerThreadPriority } from '@catalog/core'
+import { lowerThreadPriority, sharedUtf8Now } from '@catalog/core'
 import { splitLongArrays } from './json-body-chunks.js'
 import type { ParseCall, ParseReply, TextAt } from './json-body-protocol.js'
-import { takeLargeTexts } from './json-body-texts.js'
+import { takeLargeStrings, takeLargeTexts } from './json-body-texts.js'
 
 /**
  * The JSON body worker: decodes and parses a large request body as fastify's default JSON
  * parser does (a leading BOM skipped; `__proto__` keys and `constructor.prototype` refused) and
  * answers the value, so that the event loop pays the structured copy only. The large values at
- * the route's text paths (a snapshot's big aspects) come back as UTF-8 bytes, and long
- * top-level arrays (a batch's items) in serialized chunks, all transferred.
+ * the route's text paths (a snapshot's big aspects) come back as UTF-8 bytes, transferred, and
+ * so do the large strings at its string paths (a proposal's aspect text), in shared memory; long
+ * top-level arrays (a batch's items) come in serialized chunks, transferred.
  */
 // The event loop answering requests comes first when the CPU is short.
 lowerThreadPriority()
@@ -30,8 +31,14 @@ port.on('message', (call: ParseCall) => {
     else {
       const taken = call.textPaths ? takeLargeTexts(value, call.textPaths) : []
       texts = taken.map(({ path, text }) => ({ path, bytes: encoder.encode(text), chars: text.length }))
+      const strings = call.stringPaths
+        ? takeLargeStrings(value, call.stringPaths).map(({ path, text }) => ({
+            path,
+            utf8: sharedUtf8Now(text),
+          }))
+        : []
       const arrays = splitLongArrays(value)
-      reply = { id: call.id, ok: true, value, arrays, texts }
+      reply = { id: call.id, ok: true, value, arrays, texts, strings }
       transfer = [...texts.map((t) => t.bytes), ...arrays.flatMap((a) => a.chunks)].map(
         (bytes) => bytes.buffer as ArrayBuffer,
       )

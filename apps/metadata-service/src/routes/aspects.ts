@@ -1,6 +1,7 @@
 import { ROOT_ACTOR } from '@catalog/core'
 import {
   type CatalogServer,
+  largeStringUtf8,
   queryParam,
   RestliErrorSchema,
   restliError,
@@ -15,8 +16,9 @@ import {
   IngestProposalBodySchema,
   StringValueSchema,
 } from '../schemas/ingest.js'
+import { PROPOSAL_LARGE_STRINGS } from '../schemas/large-values.js'
 import type { EntityAdminService } from '../services/entity-admin-service.js'
-import type { IngestService } from '../services/ingest-service.js'
+import type { AspectTextUtf8, IngestService } from '../services/ingest-service.js'
 import { AspectNotFoundError, type ReadService } from '../services/read-service.js'
 
 export interface AspectRoutesOptions {
@@ -24,6 +26,9 @@ export interface AspectRoutesOptions {
   readonly reads: ReadService
   readonly admin: EntityAdminService
 }
+
+/** A proposal's aspect text's bytes, when the JSON body worker made them (see `PROPOSAL_LARGE_STRINGS`). */
+const aspectTextUtf8: AspectTextUtf8 = (aspect) => largeStringUtf8(aspect, 'value')
 
 /** `/aspects`: propose aspect changes (MCPs) and read versioned aspects. */
 export async function aspectRoutes(
@@ -59,6 +64,7 @@ export async function aspectRoutes(
     '/aspects',
     {
       constraints: { action: 'ingestProposal' },
+      config: PROPOSAL_LARGE_STRINGS.ingestProposal,
       schema: {
         summary: 'Propose an aspect change (UPSERT or DELETE)',
         tags: ['aspects'],
@@ -68,7 +74,7 @@ export async function aspectRoutes(
       },
     },
     async (request) => {
-      await ingest.ingestProposals([request.body.proposal], request.actor ?? ROOT_ACTOR)
+      await ingest.ingestProposals([request.body.proposal], request.actor ?? ROOT_ACTOR, aspectTextUtf8)
       return { value: request.body.proposal.entityUrn ?? '' }
     },
   )
@@ -77,6 +83,7 @@ export async function aspectRoutes(
     '/aspects',
     {
       constraints: { action: 'ingestProposalBatch' },
+      config: PROPOSAL_LARGE_STRINGS.ingestProposalBatch,
       schema: {
         summary: 'Propose several aspect changes, all or nothing',
         tags: ['aspects'],
@@ -86,7 +93,7 @@ export async function aspectRoutes(
       },
     },
     async (request) => {
-      await ingest.ingestProposals(request.body.proposals, request.actor ?? ROOT_ACTOR)
+      await ingest.ingestProposals(request.body.proposals, request.actor ?? ROOT_ACTOR, aspectTextUtf8)
       return { value: 'success' }
     },
   )

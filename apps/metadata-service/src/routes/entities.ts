@@ -2,7 +2,7 @@ import { ROOT_ACTOR } from '@catalog/core'
 import { type CatalogServer, restliList, urnFromPath } from '@catalog/http-kit'
 import { Type } from 'typebox'
 import { BatchIngestBodySchema, IngestBodySchema } from '../schemas/ingest.js'
-import { SNAPSHOT_JSON_TEXT } from '../schemas/snapshot-json-text.js'
+import { SNAPSHOT_JSON_TEXT } from '../schemas/large-values.js'
 import type { IngestService } from '../services/ingest-service.js'
 import type { ReadService } from '../services/read-service.js'
 

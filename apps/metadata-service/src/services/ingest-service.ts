@@ -16,6 +16,13 @@ import { BatchBuilder, UPSERT_LIKE } from './batch-builder.js'
 import { type OffLoopPatch, PatchOffLoop } from './patch-off-loop.js'
 import { HookRaceError, WRITE_ATTEMPTS, type WriteHook, type WritePlan } from './write-hooks.js'
 
+/**
+ * The UTF-8 bytes of a proposal's aspect text, when the caller has them already (the JSON body
+ * worker made them while parsing a large body): the large-aspect worker takes those instead of
+ * the string being encoded again on the event loop.
+ */
+export type AspectTextUtf8 = (aspect: NonNullable<Proposal['aspect']>) => Uint8Array | undefined
+
 /** Called after a write is durable, with its change-log position (one-process read-your-writes). */
 export type AfterWrite = (seq: number) => Promise<void>
 
@@ -47,11 +54,15 @@ export class IngestService {
    * are applied off the event loop ({@link PatchOffLoop}); the batch is built again when one of
    * them has to be applied again.
    */
-  async ingestProposals(proposals: readonly Proposal[], actor: string): Promise<WriteOutcome> {
+  async ingestProposals(
+    proposals: readonly Proposal[],
+    actor: string,
+    utf8Of?: AspectTextUtf8,
+  ): Promise<WriteOutcome> {
     const created = stamp(actor)
     const where = (i: number) => (proposals.length > 1 ? `proposals[${i}]` : 'proposal')
     // Most calls hold no large value and no PATCH: they skip those steps' promises altogether.
-    const large = proposals.some(isLargeValue) ? await this.prepareLarge(proposals, where) : NONE
+    const large = proposals.some(isLargeValue) ? await this.prepareLarge(proposals, where, utf8Of) : NONE
     const build = async (patched: ReadonlyMap<number, OffLoopPatch>) => {
       const builder = new BatchBuilder(this.registry, created)
       if (proposals.length === 1)
@@ -72,6 +83,7 @@ export class IngestService {
   private async prepareLarge(
     proposals: readonly Proposal[],
     where: (i: number) => string,
+    utf8Of: AspectTextUtf8 | undefined,
   ): Promise<Map<number, PreparedAspect | Error>> {
     // Each failure is caught as it is made: no call's rejection waits unhandled for its turn.
     const calls = new Map<number, Promise<PreparedAspect | Error>>()
@@ -84,7 +96,7 @@ export class IngestService {
       const prepared = prepareLargeAspect({
         entityType: entity.name,
         aspect: spec.name,
-        text: p.aspect.value,
+        text: utf8Of?.(p.aspect) ?? p.aspect.value,
         where: where(i),
       })
       calls.set(

@@ -14,3 +14,19 @@ export const SNAPSHOT_JSON_TEXT = {
     jsonText: { paths: [['entities', '*', 'value', '*', 'aspects', '*', '*']], minChars: LARGE_ASPECT_CHARS },
   },
 } as const
+
+/**
+ * Route config of the proposal ingest routes: an aspect text of a large body (a string, JSON
+ * inside) {@link LARGE_ASPECT_CHARS} long or longer comes from the JSON body worker with its
+ * UTF-8 bytes, which the large-aspect worker takes as they are (`largeStringUtf8`); the string
+ * itself is rebuilt on the event loop in pieces. Copying a 7 MB string from the worker at once
+ * held the event loop 60-85 ms.
+ */
+export const PROPOSAL_LARGE_STRINGS = {
+  ingestProposal: {
+    largeStrings: { paths: [['proposal', 'aspect', 'value']], minChars: LARGE_ASPECT_CHARS },
+  },
+  ingestProposalBatch: {
+    largeStrings: { paths: [['proposals', '*', 'aspect', 'value']], minChars: LARGE_ASPECT_CHARS },
+  },
+} as const
