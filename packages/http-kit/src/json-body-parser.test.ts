@@ -4,7 +4,7 @@ import { JsonText } from '@catalog/core'
 import t, { type Test } from 'tap'
 import { createServer } from './create-server.js'
 import { CHUNK_ITEMS } from './json-body-chunks.js'
-import { largeStringUtf8, parseOnWorker, THREAD_BODY_BYTES } from './json-body-parser.js'
+import { jsonBodyParser, largeStringUtf8, parseOnWorker, THREAD_BODY_BYTES } from './json-body-parser.js'
 
 /** A server echoing the parsed body, answered through fastify's inject (the same parsers as over HTTP). */
 async function echoServer(t: Test) {
@@ -92,6 +92,38 @@ t.test('a body sent in small chunks decodes multi-byte characters split across t
   })
   t.same(JSON.parse(answer).body, doc)
 })
+
+t.test(
+  'another JSON content type (JSON Patch) parses as application/json does, large bodies too',
+  async (t) => {
+    const app = createServer({ admission: false, bodyLimit: 64 * 1024 * 1024 })
+    app.addContentTypeParser('application/json-patch+json', jsonBodyParser(app))
+    app.post('/echo', async (request) => ({ body: request.body }))
+    await app.ready()
+    t.teardown(() => app.close())
+    const post = (payload: string, type: string) =>
+      app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': type }, payload })
+    const patch = Array.from({ length: THREAD_BODY_BYTES / 40 }, (_, i) => ({
+      op: 'add',
+      path: `/fields/${i}`,
+      value: { fieldPath: `c${i} ☕` },
+    }))
+    const cases = [
+      JSON.stringify(patch),
+      JSON.stringify([{ op: 'remove', path: '/a' }]),
+      '[{"op": "add",}]',
+      `[{"op":"add","pad":"${'x'.repeat(THREAD_BODY_BYTES)}","value":{"__proto__":{"polluted":true}}}]`,
+      '',
+    ]
+    for (const [i, body] of cases.entries()) {
+      const json = await post(body, 'application/json')
+      const patched = await post(body, 'application/json-patch+json')
+      t.equal(patched.statusCode, json.statusCode, `case ${i}: the same status`)
+      t.same(patched.json(), json.json(), `case ${i}: the same answer`)
+    }
+    t.same((await post(cases[0] as string, 'application/json-patch+json')).json().body, patch)
+  },
+)
 
 t.test('a route naming jsonText paths gets its large values there as JsonText', async (t) => {
   const app = createServer({ admission: false, bodyLimit: 64 * 1024 * 1024 })

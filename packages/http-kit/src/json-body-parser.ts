@@ -60,9 +60,19 @@ const calls = new WorkerCalls<ParseCall, ParseReply>(
 export function installJsonBodyParser(app: FastifyInstance): void {
   // The worker starts when a large body is announced, so its start overlaps the upload.
   warmOnLargeBody(app, THREAD_BODY_BYTES, warmJsonBodyWorker)
-  const inline = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', async (request: FastifyRequest, payload: Readable) => {
+  app.addContentTypeParser('application/json', jsonBodyParser(app))
+}
+
+/**
+ * The parser {@link installJsonBodyParser} installs for `application/json`, for another JSON
+ * content type (`application/json-patch+json`): a large body is parsed on the JSON body worker.
+ */
+export function jsonBodyParser(
+  app: FastifyInstance,
+): (request: FastifyRequest, payload: Readable) => Promise<unknown> {
+  const inline = app.getDefaultJsonParser('error', 'error')
+  return async (request, payload) => {
     const blocks = await readBodyBlocks(request, payload)
     const size = blocks.reduce((n, block) => n + block.byteLength, 0)
     if (size >= THREAD_BODY_BYTES) {
@@ -78,7 +88,7 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     return new Promise((resolve, reject) =>
       inline(request, bytes as unknown as string, (err, value) => (err ? reject(err) : resolve(value))),
     )
-  })
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { CatalogServer } from '@catalog/http-kit'
+import { type CatalogServer, jsonBodyParser } from '@catalog/http-kit'
 import type { MetadataServices } from '../../services/index.js'
 import { OpenApiEntityService } from '../../services/openapi-entity-service.js'
 import { OpenApiScrollService } from '../../services/openapi-scroll-service.js'
@@ -30,12 +30,8 @@ export async function openApiRoutes(
   )
   const scroll = new OpenApiScrollService(services.store, entities, services.search)
   const traces = new WriteTraceService(services.registry, services.store)
-  // DataHub accepts JSON Patch bodies under their own content type.
-  app.addContentTypeParser(
-    'application/json-patch+json',
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error'),
-  )
+  // DataHub accepts JSON Patch bodies under their own content type; a large one parses off the event loop.
+  app.addContentTypeParser('application/json-patch+json', jsonBodyParser(app))
   await app.register(openApiEntityBatchRoutes, { entities })
   await app.register(openApiEntityScrollRoutes, { scroll })
   await app.register(openApiEntityUrnRoutes, { entities })
