@@ -25,5 +25,6 @@ t.test('UTF-8 decoded in pieces, characters split between pieces decoded whole',
     t.equal(decoded, text, `shift ${shift}`)
   }
   t.equal(await decodeInPieces(new Uint8Array(0)), '', 'no bytes')
+  t.equal(await decodeInPieces(Buffer.from('\ufeff{}')), '\ufeff{}', 'a leading U+FEFF is kept')
   t.equal(await decodeInPieces(Buffer.from('caf\u00e9')), 'caf\u00e9', 'fewer bytes than a piece')
 })

@@ -48,15 +48,14 @@ export async function sharedUtf8(text: string): Promise<Uint8Array> {
 export const DECODE_PIECE_BYTES = 256 * 1024
 
 /**
- * `utf8` decoded, a piece of at most 256 KiB at a time, giving the event loop a turn whenever a
- * slice of time is spent: decoding megabytes at once copies them into fresh memory in one step.
- * The pieces are joined by concatenation, which V8 keeps as a rope: no copy of the whole is made
+ * `utf8` decoded, a piece of at most 256 KiB at a time, giving the event loop a turn whenever
+ * `slices` is due: decoding megabytes at once copies them into fresh memory in one step. The
+ * pieces are joined by concatenation, which V8 keeps as a rope: no copy of the whole is made
  * until something reads the string's characters. A character split between two pieces is decoded
- * whole (the decoder streams).
+ * whole (the decoder streams), and a leading U+FEFF is kept (it is part of the text).
  */
-export async function decodeInPieces(utf8: Uint8Array): Promise<string> {
-  const decoder = new TextDecoder()
-  const slices = new TimeSlices()
+export async function decodeInPieces(utf8: Uint8Array, slices = new TimeSlices()): Promise<string> {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
   let text = ''
   for (let at = 0; at < utf8.byteLength; at += DECODE_PIECE_BYTES) {
     text += decoder.decode(utf8.subarray(at, at + DECODE_PIECE_BYTES), { stream: true })

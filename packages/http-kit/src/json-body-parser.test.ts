@@ -179,6 +179,8 @@ t.test('a route naming largeStrings paths gets its large strings there with thei
     { aspect: { value: '{"small":"☕"}' } },
     { aspect: { value: big } },
     { aspect: { value: `${big}😀` } },
+    { aspect: { value: `\ufeff${big}` } },
+    { aspect: { value: `${big}\ud800` } },
   ]
   const res = await app.inject({
     method: 'POST',
@@ -203,6 +205,10 @@ t.test('a route naming largeStrings paths gets its large strings there with thei
   t.ok(utf8?.buffer instanceof SharedArrayBuffer, 'a large one with its bytes in shared memory')
   t.equal(new TextDecoder().decode(utf8), big, 'which are its UTF-8')
   t.equal(new TextDecoder().decode(largeStringUtf8(second, 'value')), `${big}😀`)
+  const [, , , bom, lone] = body.items.map((item) => item.aspect) as Array<{ value: string }>
+  const bomBytes = largeStringUtf8(bom as object, 'value')
+  t.ok(bomBytes && Buffer.from(`\ufeff${big}`).equals(Buffer.from(bomBytes)), 'a leading U+FEFF is kept')
+  t.equal(largeStringUtf8(lone as object, 'value'), undefined, 'a lone surrogate keeps the string as it is')
   first.value = 'replaced'
   t.equal(largeStringUtf8(first, 'value'), undefined, 'a replaced string no longer has them')
   t.equal(largeStringUtf8(first, 'other'), undefined)

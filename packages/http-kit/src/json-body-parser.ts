@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream'
 import { deserialize } from 'node:v8'
-import { decodeInPieces, JsonText, WorkerCalls } from '@catalog/core'
+import { decodeInPieces, JsonText, TimeSlices, WorkerCalls } from '@catalog/core'
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify'
 import { readBodyBlocks } from './body-blocks.js'
 import type {
@@ -110,7 +110,8 @@ export async function parseOnWorker(
   if (!reply.ok) throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()
   for (const array of reply.arrays) await join(reply.value as Record<string, unknown>, array)
   for (const text of reply.texts) put(reply.value, text)
-  for (const string of reply.strings) await putString(reply.value, string)
+  const slices = new TimeSlices()
+  for (const string of reply.strings) await putString(reply.value, string, slices)
   return reply.value
 }
 
@@ -160,13 +161,13 @@ function put(root: unknown, { path, bytes, chars }: TextAt): void {
 }
 
 /**
- * Puts a string taken out by the worker back where it was, decoded in pieces (a turn between
- * them), and keeps its bytes for {@link largeStringUtf8}.
+ * Puts a string taken out by the worker back where it was, decoded in pieces (the event loop
+ * gets a turn whenever `slices` is due), and keeps its bytes for {@link largeStringUtf8}.
  */
-async function putString(root: unknown, { path, utf8 }: StringAt): Promise<void> {
+async function putString(root: unknown, { path, utf8 }: StringAt, slices: TimeSlices): Promise<void> {
   const holder = holderOf(root, path)
   const key = path[path.length - 1] as string | number
-  const text = await decodeInPieces(utf8)
+  const text = await decodeInPieces(utf8, slices)
   holder[key] = text
   const held = stringsUtf8.get(holder) ?? new Map()
   held.set(key, { text, utf8 })

@@ -20,11 +20,15 @@ export function takeLargeTexts(root: unknown, paths: JsonTextPaths): TakenText[]
 /**
  * Takes the strings at `paths` that are `minChars` long or longer out of a parsed body (a
  * proposal's aspect, JSON text inside a string): each is replaced by `null` in `root` and
- * returned as it is, with where it was.
+ * returned as it is, with where it was. A string holding a lone surrogate is left in place: its
+ * UTF-8 would not give it back.
  */
 export function takeLargeStrings(root: unknown, paths: JsonTextPaths): TakenText[] {
-  return take(root, paths, (value) => (typeof value === 'string' ? value : undefined))
+  return take(root, paths, (value) => (typeof value === 'string' && wellFormed(value) ? value : undefined))
 }
+
+/** `String.prototype.isWellFormed` (node 20 and later; not in the ES2023 library types). */
+const wellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed()
 
 /** Takes out the values at `paths` whose text (`textOf`, undefined for none) is `minChars` long or longer. */
 function take(
