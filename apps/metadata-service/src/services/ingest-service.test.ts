@@ -4,30 +4,22 @@ import { join } from 'node:path'
 import { loadConfig } from '@catalog/config'
 import { LARGE_ASPECT_CHARS, Registry, sharedUtf8Now } from '@catalog/core'
 import t from 'tap'
+import { schemaMetadata } from '../../../../test/helpers/wide-schema.js'
 import { openStore } from '../store-factory.js'
 import { IngestService } from './ingest-service.js'
 
 const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,wide,PROD)'
 
 /** A schemaMetadata of `n` fields. */
-function schema(n: number) {
-  const stamp = { time: 0, actor: 'urn:li:corpuser:datahub' }
-  return {
-    schemaName: 'wide',
-    platform: 'urn:li:dataPlatform:hive',
-    version: 0,
-    created: stamp,
-    lastModified: stamp,
-    hash: '',
-    platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
-    fields: Array.from({ length: n }, (_, i) => ({
+const schema = (n: number) =>
+  schemaMetadata(
+    Array.from({ length: n }, (_, i) => ({
       fieldPath: `column_${i}`,
       nativeDataType: 'string',
       type: { type: { 'com.linkedin.schema.StringType': {} } },
       description: `the description of column number ${i} of this table`,
     })),
-  }
-}
+  )
 
 t.test('a large aspect text whose UTF-8 the caller has is validated from those bytes', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'ingest-utf8-'))
@@ -35,6 +27,10 @@ t.test('a large aspect text whose UTF-8 the caller has is validated from those b
   const store = await openStore(loadConfig({ CATALOG_DATA_DIR: dir }))
   t.teardown(() => store.close())
   const ingest = new IngestService(new Registry(), store)
+  const storedFields = async () => {
+    const [stored] = (await store.latest([urn], ['schemaMetadata'])).get(urn) ?? []
+    return (stored?.value as { fields?: unknown[] } | undefined)?.fields?.length
+  }
   const text = JSON.stringify(schema(3_000))
   t.ok(text.length >= LARGE_ASPECT_CHARS)
   // Bytes of another text than the string, to see which of the two was validated and stored.
@@ -52,10 +48,8 @@ t.test('a large aspect text whose UTF-8 the caller has is validated from those b
     return bytes
   })
   t.same(aspects, [proposal.aspect], 'asked for the aspect of the large proposal')
-  const [stored] = (await store.latest([urn], ['schemaMetadata'])).get(urn) ?? []
-  t.equal((stored?.value as { fields: unknown[] }).fields.length, 3_001, 'the bytes were stored')
+  t.equal(await storedFields(), 3_001, 'the bytes were stored')
 
   await ingest.ingestProposals([proposal], 'urn:li:corpuser:datahub', () => undefined)
-  const [again] = (await store.latest([urn], ['schemaMetadata'])).get(urn) ?? []
-  t.equal((again?.value as { fields: unknown[] }).fields.length, 3_000, 'without bytes, the string')
+  t.equal(await storedFields(), 3_000, 'without bytes, the string')
 })
