@@ -109,6 +109,19 @@ t.test('bad input gets the DataHub error body, the right status, and stores noth
     await nothingStored(t)
   })
 
+  t.test('aspect.value led by a byte order mark: 400 whatever its size', async (t) => {
+    // Large ones are parsed on worker threads from their UTF-8, whose decoders dropped the mark.
+    const description = 'x'.repeat(300_000)
+    for (const size of ['small', 'large']) {
+      const text = JSON.stringify({ description: size === 'small' ? 'x' : description })
+      const res = await ingest(
+        proposal({ aspect: { value: `\ufeff${text}`, contentType: 'application/json' } }),
+      )
+      expectError(t, res, 400, /aspect\.value is not valid JSON/)
+    }
+    await nothingStored(t)
+  })
+
   t.test('wrong type in the aspect: 422 naming the path', async (t) => {
     const res = await ingest(proposal({ aspect: { value: JSON.stringify({ description: 5 }) } }))
     expectError(

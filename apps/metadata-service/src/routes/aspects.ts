@@ -12,13 +12,14 @@ import {
 import { Type } from 'typebox'
 import { GetCountSchema } from '../schemas/entity-actions.js'
 import {
+  type AspectTextUtf8,
   IngestProposalBatchBodySchema,
   IngestProposalBodySchema,
   StringValueSchema,
 } from '../schemas/ingest.js'
 import { PROPOSAL_LARGE_STRINGS } from '../schemas/large-values.js'
 import type { EntityAdminService } from '../services/entity-admin-service.js'
-import type { AspectTextUtf8, IngestService } from '../services/ingest-service.js'
+import type { IngestService } from '../services/ingest-service.js'
 import { AspectNotFoundError, type ReadService } from '../services/read-service.js'
 
 export interface AspectRoutesOptions {

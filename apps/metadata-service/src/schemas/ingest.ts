@@ -67,3 +67,10 @@ export const BatchIngestBodySchema = Type.Object({
 })
 
 export const StringValueSchema = Type.Object({ value: Type.String() })
+
+/**
+ * The UTF-8 bytes of a proposal's aspect text, when the caller has them already (the JSON body
+ * worker made them while parsing a large body): the large-aspect worker takes those instead of
+ * the string being encoded again on the event loop.
+ */
+export type AspectTextUtf8 = (aspect: NonNullable<Proposal['aspect']>) => Uint8Array | undefined

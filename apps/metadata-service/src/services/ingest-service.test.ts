@@ -53,3 +53,31 @@ t.test('a large aspect text whose UTF-8 the caller has is validated from those b
   await ingest.ingestProposals([proposal], 'urn:li:corpuser:datahub', () => undefined)
   t.equal(await storedFields(), 3_000, 'without bytes, the string')
 })
+
+t.test('a PATCH of a large aspect whose UTF-8 the caller has is applied from those bytes', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ingest-utf8-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const store = await openStore(loadConfig({ CATALOG_DATA_DIR: dir }))
+  t.teardown(() => store.close())
+  const ingest = new IngestService(new Registry(), store)
+  const actor = 'urn:li:corpuser:datahub'
+  const upsert = {
+    entityType: 'dataset',
+    entityUrn: urn,
+    changeType: 'UPSERT',
+    aspectName: 'schemaMetadata',
+    aspect: { contentType: 'application/json', value: JSON.stringify(schema(3_000)) },
+  }
+  await ingest.ingestProposals([upsert], actor)
+  const rename = (name: string) => JSON.stringify([{ op: 'replace', path: '/schemaName', value: name }])
+  const patch = {
+    ...upsert,
+    changeType: 'PATCH',
+    aspect: { contentType: 'application/json-patch+json', value: rename('from the string') },
+  }
+  // Bytes of another patch than the string, to see which of the two was applied.
+  await ingest.ingestProposals([patch], actor, () => sharedUtf8Now(rename('from the bytes')))
+  const [stored] = (await store.latest([urn], ['schemaMetadata'])).get(urn) ?? []
+  t.equal((stored?.value as { schemaName?: string } | undefined)?.schemaName, 'from the bytes')
+  t.equal((stored?.value as { fields?: unknown[] } | undefined)?.fields?.length, 3_000, 'the rest as it was')
+})

@@ -10,18 +10,11 @@ import {
   type SystemMetadata,
 } from '@catalog/core'
 import type { MetadataStore, Mutation, WriteBatch, WriteOutcome } from '@catalog/store'
-import type { Proposal, SnapshotEntity } from '../schemas/ingest.js'
+import type { AspectTextUtf8, Proposal, SnapshotEntity } from '../schemas/ingest.js'
 
 import { BatchBuilder, UPSERT_LIKE } from './batch-builder.js'
 import { type OffLoopPatch, PatchOffLoop } from './patch-off-loop.js'
 import { HookRaceError, WRITE_ATTEMPTS, type WriteHook, type WritePlan } from './write-hooks.js'
-
-/**
- * The UTF-8 bytes of a proposal's aspect text, when the caller has them already (the JSON body
- * worker made them while parsing a large body): the large-aspect worker takes those instead of
- * the string being encoded again on the event loop.
- */
-export type AspectTextUtf8 = (aspect: NonNullable<Proposal['aspect']>) => Uint8Array | undefined
 
 /** Called after a write is durable, with its change-log position (one-process read-your-writes). */
 export type AfterWrite = (seq: number) => Promise<void>
@@ -72,7 +65,7 @@ export class IngestService {
       return this.commit(builder.build())
     }
     if (!proposals.some(isPatch)) return build(NONE)
-    return this.patches.run(proposals, where, build)
+    return this.patches.run(proposals, where, build, utf8Of)
   }
 
   /**

@@ -1,6 +1,6 @@
 import { LARGE_ASPECT_CHARS, type PreparedPatch, prepareLargePatch, type Registry } from '@catalog/core'
 import { type AspectKey, LatestChangedError, type MetadataStore } from '@catalog/store'
-import type { Proposal } from '../schemas/ingest.js'
+import type { AspectTextUtf8, Proposal } from '../schemas/ingest.js'
 
 /** A PATCH applied off the event loop: the latest value it was applied to (its write's guard) and the outcome. */
 export interface OffLoopPatch {
@@ -23,6 +23,8 @@ interface Candidate extends AspectKey {
   readonly i: number
   readonly entityType: string
   readonly patch: string
+  /** The patch's UTF-8 bytes, when the caller has them (the JSON body worker made them). */
+  readonly patchUtf8: Uint8Array | undefined
   /** The URN and aspect name as the proposal sent them (a key). */
   readonly sent: string
   readonly sentUrn: string
@@ -60,9 +62,10 @@ export class PatchOffLoop {
     proposals: readonly Proposal[],
     where: (i: number) => string,
     commit: (patched: ReadonlyMap<number, OffLoopPatch>) => Promise<T>,
+    utf8Of?: AspectTextUtf8,
   ): Promise<T> {
     if (!this.store.latestAspectUtf8) return commit(new Map())
-    const candidates = this.candidates(proposals)
+    const candidates = this.candidates(proposals, utf8Of)
     if (candidates.length === 0) return commit(new Map())
     const first = await this.read(candidates)
     const large = candidates.flatMap((c, k) => (isLarge(c.patch) || isLarge(first[k]) ? [k] : []))
@@ -98,7 +101,7 @@ export class PatchOffLoop {
    * proposals are parsed: the others are compared by their URN and aspect as sent (a write the
    * comparison misses only makes the guarded write refused, then applied in the transaction).
    */
-  private candidates(proposals: readonly Proposal[]): Candidate[] {
+  private candidates(proposals: readonly Proposal[], utf8Of: AspectTextUtf8 | undefined): Candidate[] {
     if (!proposals.some((p) => p.changeType.toUpperCase() === 'PATCH')) return []
     const out: Candidate[] = []
     const seen = new Map<string, number>()
@@ -130,6 +133,7 @@ export class PatchOffLoop {
         aspect: spec.name,
         entityType: entity.name,
         patch,
+        patchUtf8: utf8Of?.(p.aspect),
         sent,
         sentUrn: p.entityUrn ?? urn,
       })
@@ -186,7 +190,8 @@ export class PatchOffLoop {
           entityType: c.entityType,
           aspect: c.aspect,
           urn: c.urn,
-          patch: c.patch,
+          // The bytes cross without a copy; a string of megabytes would be copied at once.
+          patch: c.patchUtf8 ?? c.patch,
           where: where(c.i),
         }
         // A worker that stopped leaves its patch to the write transaction.

@@ -25,8 +25,11 @@ export interface PatchCall {
    * shared, not copied); null when the aspect has none (the patch starts from its default).
    */
   readonly latest: Uint8Array | null
-  /** The patch as sent (a JSON Patch, or DataHub's `{patch, arrayPrimaryKeys}`), as JSON text. */
-  readonly patch: string
+  /**
+   * The patch as sent (a JSON Patch, or DataHub's `{patch, arrayPrimaryKeys}`), as JSON text or its
+   * UTF-8 bytes (best on a `SharedArrayBuffer`: shared, not copied, and reusable for another try).
+   */
+  readonly patch: string | Uint8Array
   /** Where the patch sits in the request, for messages (`proposal`, `proposals[3]`). */
   readonly where: string
 }

@@ -20,7 +20,8 @@ lowerThreadPriority()
 const port = parentPort
 if (!port) throw new Error('large-aspect-worker runs as a worker thread')
 const registry = new Registry()
-const decoder = new TextDecoder()
+// A leading U+FEFF stays in the text, as in a string: JSON.parse refuses it either way.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
 
 /** JSON text sent in a request, parsed; a refusal names where it sits, as the event-loop path does. */
 function parseSent(text: string, where: string): unknown {
@@ -45,7 +46,8 @@ function prepared(id: number, entityType: string, aspect: string, raw: unknown):
 function patch(call: PatchCall): PrepareReply {
   let request: ReturnType<typeof parsePatchBody>
   try {
-    request = parsePatchBody(parseSent(call.patch, call.where))
+    const text = typeof call.patch === 'string' ? call.patch : decoder.decode(call.patch)
+    request = parsePatchBody(parseSent(text, call.where))
   } catch (err) {
     return { id: call.id, ok: false, error: toWireError(err), stage: 'input' }
   }
