@@ -92,8 +92,9 @@ const SPAWN_LISTENERS = Symbol.for('process-on-spawn@*:singletonId')
  * Spawns `node` with `args` as a process outside the test runner's bookkeeping: tap's process-info
  * module hooks (for coverage the suite does not collect) are neither inherited through
  * NODE_OPTIONS nor added again by tap's spawn listener. A catalog server that carried them ran
- * every module it loaded through a hooks thread: its start took 3.5 s of CPU instead of 1.85 s
- * (2.6 s instead of 1.4 s to listen), and it was not the process `npm start` runs.
+ * every module it loaded through them (on Node 20, on a hooks thread): its start took 3.5 s of
+ * CPU instead of 1.85 s (2.6 s instead of 1.4 s to listen), and it was not the process `npm start`
+ * runs.
  */
 export function spawnNode(args: readonly string[], options: SpawnOptions): ChildProcess {
   const env = { ...(options.env ?? process.env) }
